@@ -1,0 +1,26 @@
+// What the cache asks of the world around it. The server implements this: it turns fetch requests
+// into JSON-RPC `fetch` requests, cancellations into `$/cancelRequest`, and pushes into
+// `query.changed` notifications. The cache never sees a socket or a JSON-RPC id.
+
+public import QuerydJSON
+
+/// One attempt for the server to send to a fetcher.
+public struct FetchRequest: Sendable {
+    public let attempt: AttemptID
+    public let fetcher: FetcherID
+    public let connection: ConnectionID
+    public let key: QueryKey
+    /// 1 for the first attempt of a fetch, 2 for its first retry, and so on.
+    public let attemptNumber: Int
+    public let meta: JSONValue?
+}
+
+/// Receives the cache's effects, synchronously, on the loop thread.
+public protocol CacheDelegate: AnyObject {
+    /// Send a `fetch` request; answer with `attemptSucceeded` or `attemptFailed`.
+    func cache(_ cache: QueryCache, send request: FetchRequest)
+    /// The answer to this attempt is no longer wanted: send `$/cancelRequest`.
+    func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID)
+    /// A subscription's view changed: push `query.changed`.
+    func cache(_ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID)
+}

@@ -1,0 +1,50 @@
+// Fetcher registration and what a connection's departure does: its fetchers go, their attempts in
+// flight fail (and are retried elsewhere when retry allows), its subscriptions end.
+
+public import QuerydJSON
+
+extension QueryCache {
+    /// Registers `connection` as the fetcher for keys under `prefix`; runs waiting for such a
+    /// fetcher start their attempt at once.
+    public func registerFetcher(
+        connection: ConnectionID, prefix: [JSONValue], exact: Bool, cancellable: Bool, defaults: QueryOptions
+    ) -> FetcherID {
+        let id = makeFetcherID()
+        let fetcher = Fetcher(
+            id: id, connection: connection, prefix: prefix, exact: exact, cancellable: cancellable,
+            defaults: defaults)
+        registry.add(fetcher)
+        let waiting = queriesWaitingForFetcher.values.filter { fetcher.serves($0.key) }
+            .sorted { $0.key.description < $1.key.description }
+        for query in waiting {
+            guard let run = query.run, case .waitingForFetcher = run.phase else { continue }
+            startAttempt(query, run)
+        }
+        return id
+    }
+
+    /// Removes a fetcher registration of `connection`. Attempts already sent to it may still be answered.
+    public func unregisterFetcher(_ id: FetcherID, connection: ConnectionID) throws(CacheFailure) {
+        guard let fetcher = registry.fetcher(id), fetcher.connection == connection else {
+            throw .unknownID("fetcher", id.rawValue)
+        }
+        _ = registry.remove(id)
+    }
+
+    /// Forgets everything that belonged to a closed connection.
+    public func connectionClosed(_ connection: ConnectionID) {
+        for fetcher in registry.fetchers where fetcher.connection == connection {
+            _ = registry.remove(fetcher.id)
+        }
+        let lost = attempts.filter { _, query in query.run?.attemptFetcher?.connection == connection }
+            .map(\.key).sorted { $0.rawValue < $1.rawValue }
+        for attempt in lost {
+            attemptFailed(attempt, error: AttemptError.fetcherDisconnected)
+        }
+        let owned = subscriptions.values.filter { $0.connection == connection }.map(\.id)
+            .sorted { $0.rawValue < $1.rawValue }
+        for id in owned {
+            try? unsubscribe(id, connection: connection)
+        }
+    }
+}

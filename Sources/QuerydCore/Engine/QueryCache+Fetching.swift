@@ -1,0 +1,265 @@
+// The life of a fetch: start or join, attempts at fetchers, retries with backoff, pauses while no
+// fetcher matches, timeouts, cancellation with revert, and what happens when nobody wants it.
+//
+// Rules (TanStack's retryer and Query.fetch, adapted to remote fetchers):
+// - One run per query. A new fetch joins the run in flight, unless the caller asked to cancel the
+//   refetch and the query already has data: then the old attempt is abandoned (its fetcher gets
+//   `$/cancelRequest`, its late answer is ignored) and a new run takes over the old run's waiters.
+// - After a failed attempt the run retries while its `retry` allows, waiting
+//   `retryDelay` (default min(1000 * 2^(failures-1), 30000) ms); the final failure is an error
+//   state that keeps the data, and callers get -32001 with the fetcher's error.
+// - With no fetcher for the key the run waits (fetchStatus "paused") until one registers; a
+//   caller with a timeout gives up with -32002 when it expires first.
+// - When the last subscriber and caller leave a running fetch: a cancellable fetcher's attempt is
+//   cancelled and the query reverts; otherwise the attempt completes but is not retried.
+
+public import QuerydJSON
+
+extension QueryCache {
+    /// Starts a fetch of `query` with `options`, or joins the one in flight; returns the run.
+    @discardableResult
+    func startFetch(_ query: Query, options: ResolvedOptions, cancelRefetch: Bool) -> FetchRun {
+        var inherited: [FetchRun.Waiter] = []
+        if let run = query.run {
+            guard cancelRefetch, query.state.data != nil else {
+                run.retriesCancelled = false
+                return run
+            }
+            // Replace the running fetch: its waiters move to the new run.
+            abandonAttempt(of: run)
+            inherited = run.waiters
+            query.run = nil
+        }
+        var revert = query.state
+        revert.fetchStatus = .idle
+        let run = FetchRun(options: options, revertState: revert)
+        run.waiters = inherited
+        query.run = run
+        if let timer = query.gcTimer {
+            scheduler.cancel(timer)
+            query.gcTimer = nil
+        }
+        let fetcher = registry.choose(for: query.key)
+        query.state.fetchStarted(paused: fetcher == nil)
+        publish(query)
+        startAttempt(query, run)
+        return run
+    }
+
+    /// Sends the next attempt to a fetcher, or parks the run until one registers.
+    func startAttempt(_ query: Query, _ run: FetchRun) {
+        guard let fetcher = registry.choose(for: query.key) else {
+            run.phase = .waitingForFetcher
+            queriesWaitingForFetcher[query.key] = query
+            if query.state.fetchStatus != .paused {
+                query.state.fetchStatus = .paused
+                publish(query)
+            }
+            return
+        }
+        queriesWaitingForFetcher[query.key] = nil
+        let attempt = makeAttemptID()
+        run.attempts += 1
+        run.phase = .attempting(attempt)
+        run.attemptFetcher = (fetcher.id, fetcher.connection)
+        run.lastAttemptCancellable = fetcher.cancellable
+        attempts[attempt] = query
+        fetcher.inFlight += 1
+        if query.state.fetchStatus != .fetching {
+            query.state.fetchStatus = .fetching
+            publish(query)
+        }
+        if let timeout = run.options.timeout {
+            run.attemptTimer = scheduler.schedule(after: timeout) { [weak self] in
+                guard let self else { return }
+                self.delegate?.cache(self, cancel: attempt, connection: fetcher.connection)
+                self.attemptFailed(attempt, error: AttemptError.timeout)
+            }
+        }
+        delegate?.cache(
+            self,
+            send: FetchRequest(
+                attempt: attempt, fetcher: fetcher.id, connection: fetcher.connection, key: query.key,
+                attemptNumber: run.attempts, meta: run.options.meta))
+    }
+
+    /// Ends the attempt in flight without an answer (and tells its fetcher), or stops a retry wait.
+    func abandonAttempt(of run: FetchRun) {
+        endAttempt(of: run, notifyFetcher: true)
+        if case .waitingToRetry(let timer) = run.phase { scheduler.cancel(timer) }
+        run.phase = .waitingForFetcher
+    }
+
+    /// Releases the bookkeeping of the attempt in flight.
+    private func endAttempt(of run: FetchRun, notifyFetcher: Bool) {
+        if let timer = run.attemptTimer {
+            scheduler.cancel(timer)
+            run.attemptTimer = nil
+        }
+        guard case .attempting(let attempt) = run.phase, let (fetcherID, connection) = run.attemptFetcher else {
+            return
+        }
+        attempts[attempt] = nil
+        registry.fetcher(fetcherID)?.inFlight -= 1
+        if notifyFetcher { delegate?.cache(self, cancel: attempt, connection: connection) }
+    }
+
+    /// The run an attempt id belongs to, when that attempt is still the run's current one.
+    private func currentRun(for attempt: AttemptID) -> (Query, FetchRun)? {
+        guard let query = attempts[attempt], let run = query.run, run.currentAttempt == attempt else { return nil }
+        return (query, run)
+    }
+
+    // MARK: - Answers from fetchers
+
+    /// A fetcher answered the attempt with data. Late or unknown attempts are ignored.
+    public func attemptSucceeded(_ attempt: AttemptID, data: JSONValue) {
+        guard let (query, run) = currentRun(for: attempt) else { return }
+        endAttempt(of: run, notifyFetcher: false)
+        query.run = nil
+        // Structural sharing: equal data keeps the stored value, so nothing downstream re-encodes it.
+        let shared = query.state.data == data ? query.state.data! : data
+        query.state.succeeded(data: shared, at: now, fetched: true)
+        publish(query)
+        settle(run, of: query)
+        collectWhenUnused(query)
+    }
+
+    /// The attempt failed with `error` (a JSON-RPC error object). Late or unknown attempts are ignored.
+    public func attemptFailed(_ attempt: AttemptID, error: JSONValue) {
+        guard let (query, run) = currentRun(for: attempt) else { return }
+        endAttempt(of: run, notifyFetcher: false)
+        run.failures += 1
+        run.lastFailure = error
+        let wrapped = CacheFailure.fetchFailed(error).jsonValue
+        guard !run.retriesCancelled, run.options.retry.allowsRetry(afterFailures: run.failures) else {
+            fail(run, of: query, error: error)
+            return
+        }
+        query.state.attemptFailed(failures: run.failures, reason: wrapped)
+        publish(query)
+        let timer = scheduler.schedule(after: run.options.retryDelay(afterFailures: run.failures)) {
+            [weak self, weak query] in
+            guard let self, let query, let run = query.run, case .waitingToRetry = run.phase else { return }
+            if run.retriesCancelled {
+                self.fail(run, of: query, error: run.lastFailure ?? AttemptError.cancelled)
+            } else {
+                self.startAttempt(query, run)
+            }
+        }
+        run.phase = .waitingToRetry(timer)
+    }
+
+    /// Ends the run with a final error.
+    private func fail(_ run: FetchRun, of query: Query, error: JSONValue) {
+        query.run = nil
+        queriesWaitingForFetcher[query.key] = nil
+        query.state.failed(error: CacheFailure.fetchFailed(error).jsonValue, at: now)
+        publish(query)
+        settle(run, of: query, failure: .fetchFailed(error))
+        collectWhenUnused(query)
+    }
+
+    /// Completes every waiter of a finished run: with its view of the query, or with `failure`.
+    private func settle(_ run: FetchRun, of query: Query, failure: CacheFailure? = nil) {
+        let waiters = run.waiters
+        run.waiters = []
+        for waiter in waiters {
+            waiterQueries[waiter.token] = nil
+            if let timer = waiter.timeoutTimer { scheduler.cancel(timer) }
+            if let failure, !waiter.acceptsFailedState {
+                waiter.completion(.failure(failure))
+            } else {
+                waiter.completion(.success(result(of: query, staleTime: waiter.staleTime, select: waiter.select)))
+            }
+        }
+    }
+
+    // MARK: - Waiting callers
+
+    /// Adds a caller waiting for the run of `query` to settle; returns the token that can cancel it.
+    func addWaiter(
+        to run: FetchRun, of query: Query, options: ResolvedOptions, acceptsFailedState: Bool,
+        completion: @escaping FetchCompletion
+    ) -> WaiterToken {
+        let token = makeWaiterToken()
+        var waiter = FetchRun.Waiter(
+            token: token, staleTime: options.staleTime, select: options.select,
+            acceptsFailedState: acceptsFailedState, completion: completion)
+        if let timeout = options.timeout {
+            waiter.timeoutTimer = scheduler.schedule(after: timeout) { [weak self] in
+                self?.waiterTimedOut(token)
+            }
+        }
+        run.waiters.append(waiter)
+        waiterQueries[token] = query
+        return token
+    }
+
+    /// A caller's timeout expired: it gives up only if its fetch is still waiting for a fetcher
+    /// (an attempt in flight has its own timeout).
+    private func waiterTimedOut(_ token: WaiterToken) {
+        guard let query = waiterQueries[token], let run = query.run,
+            case .waitingForFetcher = run.phase,
+            let index = run.waiters.firstIndex(where: { $0.token == token })
+        else { return }
+        let waiter = run.waiters.remove(at: index)
+        waiterQueries[token] = nil
+        waiter.completion(.failure(.noFetcher(query.key)))
+        loseInterestIfUnwanted(query)
+    }
+
+    /// The caller no longer wants the answer (it cancelled its request or disconnected). Its
+    /// completion is not called; the fetch goes on only while someone else still wants it.
+    public func cancelWaiter(_ token: WaiterToken) {
+        guard let query = waiterQueries.removeValue(forKey: token) else { return }
+        if let run = query.run, let index = run.waiters.firstIndex(where: { $0.token == token }) {
+            let waiter = run.waiters.remove(at: index)
+            if let timer = waiter.timeoutTimer { scheduler.cancel(timer) }
+        }
+        loseInterestIfUnwanted(query)
+    }
+
+    /// When no subscriber and no caller wants the running fetch any more: cancel it (with revert)
+    /// if nothing is in flight or its fetcher is cancellable, else let the attempt finish unretried.
+    func loseInterestIfUnwanted(_ query: Query) {
+        guard let run = query.run, run.waiters.isEmpty, query.subscriptions.isEmpty else { return }
+        switch run.phase {
+        case .attempting where !run.lastAttemptCancellable, .waitingToRetry where !run.lastAttemptCancellable:
+            run.retriesCancelled = true
+        default:
+            cancelFetch(query, revert: true, reason: "nobody wants the result")
+        }
+    }
+
+    // MARK: - Cancellation
+
+    /// Cancels the query's running fetch. With `revert`, the state goes back to what it was when
+    /// the fetch started (or to the last manual write since); waiters get that data, or -32003
+    /// when there is none. Without, the query ends in an error state carrying the cancellation.
+    func cancelFetch(_ query: Query, revert: Bool, reason: String) {
+        guard let run = query.run else { return }
+        abandonAttempt(of: run)
+        query.run = nil
+        queriesWaitingForFetcher[query.key] = nil
+        if revert {
+            query.state = run.revertState
+        } else {
+            query.state.failed(error: CacheFailure.fetchFailed(AttemptError.cancelled).jsonValue, at: now)
+        }
+        publish(query)
+        let failure: CacheFailure? = revert && query.state.data != nil ? nil : .cancelled(reason)
+        settle(run, of: query, failure: failure)
+        collectWhenUnused(query)
+    }
+
+    /// Cancels the running fetch without touching the state (reset and remove replace it anyway);
+    /// its waiters get -32003.
+    func dropFetch(_ query: Query, reason: String) {
+        guard let run = query.run else { return }
+        abandonAttempt(of: run)
+        query.run = nil
+        queriesWaitingForFetcher[query.key] = nil
+        settle(run, of: query, failure: .cancelled(reason))
+    }
+}

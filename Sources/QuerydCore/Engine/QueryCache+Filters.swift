@@ -1,0 +1,127 @@
+// Operations over every query a filter matches: invalidate, refetch, cancel, remove, reset, list.
+//
+// Matching walks the key index, so a prefix costs in proportion to the queries it matches, not to
+// the size of the cache; the other filter fields are then checked on those queries only.
+
+import QuerydJSON
+
+/// Which matched queries an invalidation refetches.
+public enum RefetchType: String, Sendable {
+    case active, inactive, all, none
+}
+
+extension QueryCache {
+    /// The queries `filter` matches, in key order (canonical text) so effects are deterministic.
+    func matching(_ filter: QueryFilter) -> [Query] {
+        var found: [Query] = []
+        if let key = filter.key, filter.exact {
+            if let query = queries[QueryKey(elements: key)] { found.append(query) }
+        } else if let key = filter.key, !key.isEmpty {
+            keyIndex.forEachMatch(prefix: key) { id in
+                if let query = queries[id] { found.append(query) }
+            }
+        } else {
+            found = Array(queries.values)
+        }
+        let time = now
+        found = found.filter { query in
+            switch filter.type {
+            case .all: break
+            case .active: if !query.isActive { return false }
+            case .inactive: if query.isActive { return false }
+            }
+            if let stale = filter.stale, query.isStaleForFilters(now: time) != stale { return false }
+            if let status = filter.fetchStatus, query.state.fetchStatus != status { return false }
+            return true
+        }
+        if found.count > 1 { found.sort { $0.key.description < $1.key.description } }
+        return found
+    }
+
+    /// Marks matched queries invalidated (stale) and refetches those `refetchType` selects.
+    public func invalidate(_ filter: QueryFilter, refetchType: RefetchType) -> Int {
+        let matched = matching(filter)
+        for query in matched where !query.state.isInvalidated {
+            query.state.isInvalidated = true
+            publish(query)
+        }
+        for query in matched where !query.isExcludedFromRefetch {
+            switch refetchType {
+            case .none: continue
+            case .active: if !query.isActive { continue }
+            case .inactive: if query.isActive { continue }
+            case .all: break
+            }
+            startFetch(query, options: query.lastOptions, cancelRefetch: true)
+        }
+        return matched.count
+    }
+
+    /// Refetches matched queries (skipping disabled and static ones), cancelling fetches in flight.
+    public func refetchQueries(_ filter: QueryFilter) -> Int {
+        let matched = matching(filter)
+        for query in matched where !query.isExcludedFromRefetch {
+            startFetch(query, options: query.lastOptions, cancelRefetch: true)
+        }
+        return matched.count
+    }
+
+    /// Cancels the running fetch of every matched query, reverting its state.
+    public func cancelQueries(_ filter: QueryFilter) -> Int {
+        let matched = matching(filter)
+        for query in matched { cancelFetch(query, revert: true, reason: "queries.cancel") }
+        return matched.count
+    }
+
+    /// Removes matched queries. A subscribed query comes back empty at once (its subscribers are
+    /// pushed that state), so no subscription ever points at a removed entry.
+    public func removeQueries(_ filter: QueryFilter) -> Int {
+        let matched = matching(filter)
+        for query in matched {
+            dropFetch(query, reason: "queries.remove")
+            forget(query)
+            guard !query.subscriptions.isEmpty else { continue }
+            let fresh = obtainQuery(query.key, options: query.lastOptions)
+            fresh.gcTime = query.gcTime
+            for subscription in query.subscriptions {
+                subscription.query = fresh
+                subscription.lastSelected = nil
+                subscription.baselineUpdateCount = 0
+            }
+            fresh.subscriptions = query.subscriptions
+            query.subscriptions = []
+            publish(fresh)
+        }
+        return matched.count
+    }
+
+    /// Puts matched queries back to their initial state (initial data, if any), then refetches
+    /// the active ones. A fetch in flight is dropped; its waiters get -32003.
+    public func resetQueries(_ filter: QueryFilter) -> Int {
+        let matched = matching(filter)
+        for query in matched {
+            dropFetch(query, reason: "queries.reset")
+            let options = query.lastOptions
+            query.state = QueryState(
+                initialData: options.initialData, initialDataUpdatedAt: options.initialDataUpdatedAt, now: now)
+            publish(query)
+        }
+        for query in matched {
+            if query.isActive, !query.isExcludedFromRefetch {
+                startFetch(query, options: query.lastOptions, cancelRefetch: true)
+            } else {
+                collectWhenUnused(query)
+            }
+        }
+        return matched.count
+    }
+
+    /// The matched queries' states (query-level staleness) with their subscription counts.
+    public func list(_ filter: QueryFilter) -> [QueryResult] {
+        matching(filter).map { query in
+            var view = state(of: query.key)!
+            view.observers = query.subscriptions.count
+            return view
+        }
+    }
+}

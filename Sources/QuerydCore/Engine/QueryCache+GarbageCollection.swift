@@ -1,0 +1,21 @@
+// Garbage collection: a query nobody observes is removed gcTime after it became unused, unless a
+// fetch is running then (the timer is re-armed when the fetch settles). Reset and remove re-arm
+// it too, so no unused query stays forever (TanStack leaves reset queries uncollected).
+
+extension QueryCache {
+    /// Arms the gc timer of a query that has no subscriptions and no running fetch.
+    func collectWhenUnused(_ query: Query) {
+        guard query.subscriptions.isEmpty, query.run == nil, queries[query.key] === query else { return }
+        if let timer = query.gcTimer {
+            scheduler.cancel(timer)
+            query.gcTimer = nil
+        }
+        guard let gcTime = query.gcTime else { return }
+        query.gcTimer = scheduler.schedule(after: gcTime) { [weak self, weak query] in
+            guard let self, let query else { return }
+            query.gcTimer = nil
+            guard query.subscriptions.isEmpty, query.run == nil else { return }
+            self.forget(query)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+// Imperative operations on one query: fetch, ensure, prefetch, read, write, refetch and cancel
+// (TanStack's fetchQuery, ensureQueryData, prefetchQuery, getQueryData, setQueryData, ...).
+
+public import QuerydJSON
+
+/// What `query.set` writes.
+public enum QueryWrite: Sendable {
+    /// Replace the data.
+    case data(JSONValue)
+    /// Apply an RFC 7396 JSON Merge Patch to the data (no data counts as null).
+    case mergePatch(JSONValue)
+}
+
+/// How `fetch(...)` treats cached data.
+public enum FetchMode: Sendable {
+    /// Cached data if fresh for the caller's staleTime, else a (shared) fetch.
+    case fetch
+    /// Cached data of any age; a fetch only when there is none.
+    case ensure
+}
+
+extension QueryCache {
+    /// Answers with the query's data per `mode`, fetching when needed. Returns a token while the
+    /// caller waits (to cancel the wait), or nil when `completion` was already called.
+    @discardableResult
+    public func fetch(
+        key: QueryKey, options: QueryOptions, mode: FetchMode, completion: @escaping FetchCompletion
+    ) -> WaiterToken? {
+        let resolved = resolve(options, for: key, defaultRetry: 0)
+        let query = obtainQuery(key, options: resolved)
+        query.lastOptions = resolved
+        let hasData = query.state.data != nil
+        let usable =
+            switch mode {
+            case .ensure: hasData
+            case .fetch: hasData && !query.isStale(staleTime: resolved.staleTime, now: now)
+            }
+        if usable {
+            completion(.success(result(of: query, staleTime: resolved.staleTime, select: resolved.select)))
+            collectWhenUnused(query)
+            return nil
+        }
+        let run = startFetch(query, options: resolved, cancelRefetch: false)
+        return addWaiter(to: run, of: query, options: resolved, acceptsFailedState: false, completion: completion)
+    }
+
+    /// Starts a background fetch when the data is missing or stale for `options`; nobody waits.
+    public func prefetch(key: QueryKey, options: QueryOptions) {
+        let resolved = resolve(options, for: key, defaultRetry: 0)
+        let query = obtainQuery(key, options: resolved)
+        query.lastOptions = resolved
+        if query.isStale(staleTime: resolved.staleTime, now: now) {
+            startFetch(query, options: resolved, cancelRefetch: false)
+        } else {
+            collectWhenUnused(query)
+        }
+    }
+
+    /// The query's state seen with no subscription's options (query-level staleness), or nil.
+    public func state(of key: QueryKey) -> QueryResult? {
+        guard let query = queries[key] else { return nil }
+        var view = result(of: query, staleTime: .milliseconds(0))
+        view.isStale = query.isStaleForFilters(now: now)
+        return view
+    }
+
+    /// Writes data (or a merge patch) as a successful update at `updatedAt` (default now); creates
+    /// the query if needed. A fetch in flight keeps running, and a cancel reverts to this write.
+    public func set(key: QueryKey, _ write: QueryWrite, updatedAt: Int64?) -> QueryResult {
+        let resolved = resolve(QueryOptions(), for: key, defaultRetry: 3)
+        let query = obtainQuery(key, options: resolved)
+        let newData: JSONValue
+        switch write {
+        case .data(let value): newData = value
+        case .mergePatch(let patch): newData = (query.state.data ?? .null).applyingMergePatch(patch)
+        }
+        let shared = query.state.data == newData ? query.state.data! : newData
+        query.state.succeeded(data: shared, at: updatedAt ?? now, fetched: false)
+        if let run = query.run {
+            run.revertState = query.state
+            run.revertState.fetchStatus = .idle
+        }
+        publish(query)
+        collectWhenUnused(query)
+        return state(of: key)!
+    }
+
+    /// Refetches a subscription's query with its options (even when disabled); `completion` gets
+    /// the subscription's view once settled, also when the fetch failed.
+    @discardableResult
+    public func refetch(
+        subscription id: SubscriptionID, connection: ConnectionID, cancelRefetch: Bool,
+        completion: @escaping FetchCompletion
+    ) throws(CacheFailure) -> WaiterToken {
+        guard let subscription = subscriptions[id], subscription.connection == connection else {
+            throw .unknownID("subscription", id.rawValue)
+        }
+        let query = subscription.query
+        let run = startFetch(query, options: subscription.options, cancelRefetch: cancelRefetch)
+        return addWaiter(
+            to: run, of: query, options: subscription.options, acceptsFailedState: true,
+            completion: { [weak self, weak subscription] outcome in
+                guard let self, let subscription, subscription.query === query else {
+                    completion(outcome)
+                    return
+                }
+                completion(.success(self.result(of: subscription)))
+            })
+    }
+
+    /// Refetches the query for `key` (creating it if absent) with its last options; `completion`
+    /// gets the query-level state once settled, also when the fetch failed.
+    @discardableResult
+    public func refetch(key: QueryKey, cancelRefetch: Bool, completion: @escaping FetchCompletion) -> WaiterToken {
+        let query = queries[key] ?? obtainQuery(key, options: resolve(QueryOptions(), for: key, defaultRetry: 0))
+        let run = startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
+        return addWaiter(
+            to: run, of: query, options: query.lastOptions, acceptsFailedState: true,
+            completion: { [weak self] outcome in
+                guard let self, let view = self.state(of: key) else {
+                    completion(outcome)
+                    return
+                }
+                completion(.success(view))
+            })
+    }
+
+    /// Cancels the query's running fetch (see `cancelFetch`); nothing happens when none runs.
+    public func cancel(key: QueryKey, revert: Bool) {
+        guard let query = queries[key] else { return }
+        cancelFetch(query, revert: revert, reason: "query.cancel")
+    }
+
+    /// Ends every wait with `failure` (at shutdown); completions are called.
+    public func failAllWaiters(with failure: CacheFailure) {
+        for query in queries.values {
+            guard let run = query.run else { continue }
+            let waiters = run.waiters
+            run.waiters = []
+            for waiter in waiters {
+                waiterQueries[waiter.token] = nil
+                if let timer = waiter.timeoutTimer { scheduler.cancel(timer) }
+                waiter.completion(.failure(failure))
+            }
+        }
+    }
+}

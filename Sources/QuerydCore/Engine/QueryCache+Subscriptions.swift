@@ -1,0 +1,116 @@
+// Subscriptions (TanStack's QueryObserver lifecycle): subscribe with a first view and a fetch when
+// the data is missing or stale, switch key or options like a re-rendered observer, unsubscribe.
+//
+// A subscription is "attached" once its first view is made (`lastResult` set); pushes caused by
+// the subscribe call itself go out as that reply, never as an earlier `query.changed`.
+
+import QuerydJSON
+
+extension QueryCache {
+    /// Subscribes `connection` to `key`; returns the id and the first view (already showing the
+    /// fetch the subscription started, if any).
+    public func subscribe(connection: ConnectionID, key: QueryKey, options: QueryOptions)
+        -> (SubscriptionID, QueryResult)
+    {
+        let resolved = resolve(options, for: key, defaultRetry: 3)
+        let query = obtainQuery(key, options: resolved)
+        let subscription = Subscription(
+            id: makeSubscriptionID(), connection: connection, query: query, options: resolved)
+        subscriptions[subscription.id] = subscription
+        attach(subscription, to: query)
+        if resolved.enabled, shouldFetchOnSubscribe(query, resolved) {
+            startFetch(query, options: resolved, cancelRefetch: false)
+        }
+        return (subscription.id, makeFirstView(subscription))
+    }
+
+    /// Changes a subscription's key and/or options; returns its new view.
+    public func setOptions(
+        _ id: SubscriptionID, connection: ConnectionID, key newKey: QueryKey?, options: QueryOptions?
+    ) throws(CacheFailure) -> QueryResult {
+        guard let subscription = subscriptions[id], subscription.connection == connection else {
+            throw .unknownID("subscription", id.rawValue)
+        }
+        let previousQuery = subscription.query
+        let previousOptions = subscription.options
+        let key = newKey ?? previousQuery.key
+        let resolved = options.map { resolve($0, for: key, defaultRetry: 3) } ?? previousOptions
+        subscription.lastResult = nil
+        subscription.options = resolved
+        var query = previousQuery
+        if key != previousQuery.key {
+            detach(subscription)
+            query = obtainQuery(key, options: resolved)
+            subscription.lastSelected = nil
+            attach(subscription, to: query)
+        } else {
+            query.adoptGcTime(resolved.gcTime)
+            query.lastOptions = resolved
+        }
+        // TanStack's shouldFetchOptionally: a new query, or a subscription just enabled, fetches
+        // when its data is stale (whatever refetchOnSubscribe says).
+        let switched = query !== previousQuery
+        let enabledNow = resolved.enabled && !previousOptions.enabled
+        if resolved.enabled, switched || enabledNow, resolved.staleTime != .static,
+            query.isStale(staleTime: resolved.staleTime, now: now)
+        {
+            startFetch(query, options: resolved, cancelRefetch: false)
+        }
+        return makeFirstView(subscription)
+    }
+
+    /// Ends a subscription of `connection`.
+    public func unsubscribe(_ id: SubscriptionID, connection: ConnectionID) throws(CacheFailure) {
+        guard let subscription = subscriptions[id], subscription.connection == connection else {
+            throw .unknownID("subscription", id.rawValue)
+        }
+        subscriptions[id] = nil
+        detach(subscription)
+    }
+
+    // MARK: - Helpers
+
+    private func attach(_ subscription: Subscription, to query: Query) {
+        subscription.query = query
+        subscription.baselineUpdateCount = query.state.dataUpdateCount + query.state.errorUpdateCount
+        query.subscriptions.append(subscription)
+        query.adoptGcTime(subscription.options.gcTime)
+        query.lastOptions = subscription.options
+        if let timer = query.gcTimer {
+            scheduler.cancel(timer)
+            query.gcTimer = nil
+        }
+        // A subscriber arriving during a retry wait revives retries a departed one had stopped.
+        query.run?.retriesCancelled = false
+    }
+
+    private func detach(_ subscription: Subscription) {
+        let query = subscription.query
+        query.subscriptions.removeAll { $0 === subscription }
+        if let timer = subscription.staleTimer { scheduler.cancel(timer) }
+        subscription.staleTimer = nil
+        subscription.staleDeadline = nil
+        subscription.lastResult = nil
+        if query.subscriptions.isEmpty {
+            loseInterestIfUnwanted(query)
+            collectWhenUnused(query)
+        }
+    }
+
+    private func makeFirstView(_ subscription: Subscription) -> QueryResult {
+        let view = result(of: subscription)
+        subscription.lastResult = view
+        armStaleTimer(subscription)
+        return view
+    }
+
+    /// TanStack's shouldFetchOnMount: missing data always loads; cached data per refetchOnSubscribe.
+    private func shouldFetchOnSubscribe(_ query: Query, _ options: ResolvedOptions) -> Bool {
+        guard query.state.data != nil else { return true }
+        switch options.refetchOnSubscribe {
+        case .always: return options.staleTime != .static
+        case .ifStale: return query.isStale(staleTime: options.staleTime, now: now)
+        case .never: return false
+        }
+    }
+}

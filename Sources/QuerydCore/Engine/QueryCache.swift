@@ -1,0 +1,208 @@
+// The cache engine: every query, subscription, fetcher and fetch in the daemon, driven by calls
+// from the server and by timers, and reporting effects through `CacheDelegate`.
+//
+// It does no I/O and reads time only from its `TimerScheduler`'s clock, so tests drive it with a
+// `ManualClock` and see exact state sequences. All of it runs on the event loop's thread.
+// The operations live in extensions by concern: fetchers, fetching, subscriptions, queries, filters.
+
+import QuerydJSON
+
+/// The query cache (TanStack's QueryClient + QueryCache), shared by every connection.
+public final class QueryCache {
+    public let scheduler: TimerScheduler
+    public weak var delegate: (any CacheDelegate)?
+
+    /// Every cached query by key.
+    var queries: [QueryKey: Query] = [:]
+    /// The same keys, indexed by element for prefix filters.
+    var keyIndex = KeyIndex<QueryKey>()
+    var registry = FetcherRegistry()
+    var subscriptions: [SubscriptionID: Subscription] = [:]
+    /// Attempts in flight, by id, with the query they fetch.
+    var attempts: [AttemptID: Query] = [:]
+    /// Queries whose fetch waits for a fetcher to register.
+    var queriesWaitingForFetcher: [QueryKey: Query] = [:]
+    /// Which query each waiting caller waits on.
+    var waiterQueries: [WaiterToken: Query] = [:]
+
+    private var lastSubscriptionID = 0
+    private var lastFetcherID = 0
+    private var lastAttemptID = 0
+    private var lastWaiterToken = 0
+
+    /// A cache whose timers run on `scheduler` (and whose time is `scheduler.clock`).
+    public init(scheduler: TimerScheduler) {
+        self.scheduler = scheduler
+    }
+
+    var now: Int64 { scheduler.clock.now }
+
+    func makeSubscriptionID() -> SubscriptionID {
+        lastSubscriptionID += 1
+        return SubscriptionID(lastSubscriptionID)
+    }
+
+    func makeFetcherID() -> FetcherID {
+        lastFetcherID += 1
+        return FetcherID(lastFetcherID)
+    }
+
+    func makeAttemptID() -> AttemptID {
+        lastAttemptID += 1
+        return AttemptID(lastAttemptID)
+    }
+
+    func makeWaiterToken() -> WaiterToken {
+        lastWaiterToken += 1
+        return WaiterToken(lastWaiterToken)
+    }
+
+    // MARK: - Queries
+
+    /// The cached query for `key`, if any.
+    public func query(_ key: QueryKey) -> Query? { queries[key] }
+
+    /// The options for `key`: `options` over the defaults of every fetcher serving it.
+    func resolve(_ options: QueryOptions, for key: QueryKey, defaultRetry: Int) -> ResolvedOptions {
+        ResolvedOptions(options.layered(over: registry.defaults(for: key)), defaultRetry: defaultRetry)
+    }
+
+    /// The query for `key`, created (with `options`' initial data) when absent.
+    func obtainQuery(_ key: QueryKey, options: ResolvedOptions) -> Query {
+        if let existing = queries[key] {
+            existing.adoptGcTime(options.gcTime)
+            if existing.state.data == nil, let initial = options.initialData {
+                // Initial data applies whenever the query has none yet, even mid-fetch.
+                existing.state.data = initial
+                existing.state.dataUpdatedAt = options.initialDataUpdatedAt ?? now
+                existing.state.status = .success
+                existing.state.error = nil
+            }
+            return existing
+        }
+        let query = Query(key: key, options: options, now: now)
+        queries[key] = query
+        keyIndex.insert(key, key)
+        return query
+    }
+
+    /// Drops the query from the cache (its subscriptions, if any, must have been moved first).
+    func forget(_ query: Query) {
+        guard queries[query.key] === query else { return }
+        queries[query.key] = nil
+        keyIndex.remove(query.key, query.key)
+        queriesWaitingForFetcher[query.key] = nil
+        if let timer = query.gcTimer { scheduler.cancel(timer) }
+        query.gcTimer = nil
+    }
+
+    // MARK: - Views and pushes
+
+    /// The query as a party with these options sees it (no subscription: `sub` nil).
+    func result(
+        of query: Query, staleTime: StaleTime, enabled: Bool = true, select: JSONPointer? = nil,
+        placeholder: JSONValue? = nil, subscription: Subscription? = nil
+    ) -> QueryResult {
+        let state = query.state
+        var result = QueryResult(
+            key: query.key, status: state.status, fetchStatus: state.fetchStatus, data: state.data,
+            dataUpdatedAt: state.dataUpdatedAt, dataUpdateCount: state.dataUpdateCount, error: state.error,
+            errorUpdatedAt: state.errorUpdatedAt, errorUpdateCount: state.errorUpdateCount,
+            failureCount: state.failureCount, failureReason: state.failureReason,
+            isInvalidated: state.isInvalidated,
+            isStale: enabled && query.isStale(staleTime: staleTime, now: now),
+            isPlaceholderData: false, version: query.version, observers: nil,
+            encodedData: nil)
+        if result.status == .pending, let placeholder {
+            result.data = placeholder
+            result.status = .success
+            result.isPlaceholderData = true
+        }
+        if let select, let data = result.data {
+            if let projected = select.resolve(in: data) {
+                result.data = projected
+                if !result.isPlaceholderData { subscription?.lastSelected = (query.dataVersion, projected) }
+            } else {
+                result.data = subscription?.lastSelected?.value
+                result.status = .error
+                result.isPlaceholderData = false
+                result.error = CacheFailure(
+                    code: -32602, message: "Select failed",
+                    data: ["select": .string(select.pointerText), "reason": "the pointer does not resolve in the data"]
+                ).jsonValue
+            }
+        } else if !result.isPlaceholderData, state.data != nil {
+            result.encodedData = query.encodedData
+        }
+        return result
+    }
+
+    /// A subscription's current view.
+    func result(of subscription: Subscription) -> QueryResult {
+        let options = subscription.options
+        return result(
+            of: subscription.query, staleTime: options.staleTime, enabled: options.enabled, select: options.select,
+            placeholder: options.placeholderData, subscription: subscription)
+    }
+
+    /// Pushes the query's new state to every attached subscription whose view changed.
+    func publish(_ query: Query) {
+        for subscription in query.subscriptions where subscription.lastResult != nil {
+            refresh(subscription)
+        }
+    }
+
+    /// Recomputes one subscription's view, pushes it if it changed, and re-arms its stale timer.
+    func refresh(_ subscription: Subscription) {
+        let current = result(of: subscription)
+        if current != subscription.lastResult {
+            subscription.lastResult = current
+            delegate?.cache(self, push: current, to: subscription.id, connection: subscription.connection)
+        }
+        armStaleTimer(subscription)
+    }
+
+    /// Schedules the push of the `isStale` flip for data that is fresh now and stale later.
+    func armStaleTimer(_ subscription: Subscription) {
+        let query = subscription.query
+        var deadline: Int64?
+        if subscription.options.enabled, case .milliseconds(let ms) = subscription.options.staleTime,
+            query.state.data != nil, !query.state.isInvalidated
+        {
+            let staleAt = query.state.dataUpdatedAt + ms
+            if staleAt > now { deadline = staleAt }
+        }
+        if let timer = subscription.staleTimer {
+            if subscription.staleDeadline == deadline { return }
+            scheduler.cancel(timer)
+            subscription.staleTimer = nil
+            subscription.staleDeadline = nil
+        }
+        guard let deadline else { return }
+        subscription.staleDeadline = deadline
+        subscription.staleTimer = scheduler.schedule(at: deadline) { [weak self, weak subscription] in
+            guard let self, let subscription else { return }
+            subscription.staleTimer = nil
+            subscription.staleDeadline = nil
+            self.refresh(subscription)
+        }
+    }
+
+    // MARK: - Statistics
+
+    /// Counts for `server.stats`.
+    public struct Statistics: Sendable, Equatable {
+        public var queries: Int
+        public var subscriptions: Int
+        public var fetchers: Int
+        public var inFlightFetches: Int
+        public var pendingWaiters: Int
+        public var timers: Int
+    }
+
+    public var statistics: Statistics {
+        Statistics(
+            queries: queries.count, subscriptions: subscriptions.count, fetchers: registry.fetchers.count,
+            inFlightFetches: attempts.count, pendingWaiters: waiterQueries.count, timers: scheduler.pendingCount)
+    }
+}

@@ -1,0 +1,73 @@
+// One fetch of one query from its start to its settlement: TanStack's retryer.
+//
+// A run makes attempts, each sent to a fetcher; between attempts it waits out the retry delay, and
+// while no fetcher matches its key it is paused. Every caller and subscriber that wants the same
+// query shares the run (deduplication). Its `revertState` is what a cancel with revert restores.
+
+import QuerydJSON
+
+/// Identifies one attempt, i.e. one `fetch` request to one fetcher.
+public struct AttemptID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// Identifies someone waiting for a run to settle (a `query.fetch` caller, say).
+public struct WaiterToken: Hashable, Sendable {
+    public let rawValue: Int
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+}
+
+/// How a waiter learns the outcome: the settled query (viewed through the waiter's options) or a failure.
+public typealias FetchCompletion = (Result<QueryResult, CacheFailure>) -> Void
+
+/// A fetch in progress.
+final class FetchRun {
+    /// Where the run stands.
+    enum Phase {
+        /// An attempt is out at a fetcher.
+        case attempting(AttemptID)
+        /// Waiting out the delay before the next attempt.
+        case waitingToRetry(TimerHandle)
+        /// No fetcher matches the key; resumes when one registers.
+        case waitingForFetcher
+    }
+
+    struct Waiter {
+        let token: WaiterToken
+        let staleTime: StaleTime
+        let select: JSONPointer?
+        /// A refetch caller is answered with the query's state even when the fetch failed.
+        let acceptsFailedState: Bool
+        let completion: FetchCompletion
+        var timeoutTimer: TimerHandle?
+    }
+
+    let options: ResolvedOptions
+    var phase: Phase = .waitingForFetcher
+    var failures = 0
+    var attempts = 0
+    /// Set when nobody wants the result any more but the fetcher cannot be cancelled: the attempt
+    /// in flight may finish, but no further attempt starts.
+    var retriesCancelled = false
+    /// The fetcher (and its connection) of the latest attempt.
+    var attemptFetcher: (id: FetcherID, connection: ConnectionID)?
+    /// Whether the fetcher of the latest attempt honours cancellation.
+    var lastAttemptCancellable = false
+    var attemptTimer: TimerHandle?
+    var lastFailure: JSONValue?
+    var revertState: QueryState
+    var waiters: [Waiter] = []
+
+    init(options: ResolvedOptions, revertState: QueryState) {
+        self.options = options
+        self.revertState = revertState
+    }
+
+    /// The attempt in flight, if any.
+    var currentAttempt: AttemptID? {
+        if case .attempting(let id) = phase { return id }
+        return nil
+    }
+}

@@ -1,0 +1,110 @@
+// One cache entry: a key, its state, the subscriptions observing it, and its running fetch.
+//
+// A query also keeps the encoded bytes of its data and of its `query.get` answer, made once per
+// data change, so that cache hits splice bytes instead of encoding JSON (the read fast path).
+
+import QuerydJSON
+
+/// A cached query (TanStack's `Query`). Owned by `QueryCache`; reached only on the loop thread.
+public final class Query {
+    public let key: QueryKey
+    public internal(set) var state: QueryState {
+        didSet {
+            version += 1
+            if state.data != oldValue.data || state.dataUpdatedAt != oldValue.dataUpdatedAt {
+                cachedGetAnswer = nil
+            }
+            if state.data != oldValue.data {
+                dataVersion += 1
+                cachedEncodedData = nil
+            }
+        }
+    }
+    /// Grows with every state change; sent to clients so they can order what they receive.
+    public private(set) var version: UInt64 = 1
+    /// Grows only when the data value itself changes (structural sharing: equal data keeps it).
+    public private(set) var dataVersion: UInt64 = 0
+    /// The subscriptions observing this query, in subscription order.
+    var subscriptions: [Subscription] = []
+    /// The fetch in flight, if any.
+    var run: FetchRun?
+    /// The longest gcTime any user of the query asked for (nil: never collect).
+    var gcTime: Int64? = 0
+    var gcTimer: TimerHandle?
+    /// The resolved options last used to fetch or observe this query; refetches triggered by
+    /// invalidation or `queries.refetch` use them.
+    var lastOptions: ResolvedOptions
+
+    private var cachedGetAnswer: [UInt8]?
+    private var cachedEncodedData: [UInt8]?
+
+    init(key: QueryKey, options: ResolvedOptions, now: Int64) {
+        self.key = key
+        self.lastOptions = options
+        self.state = QueryState(
+            initialData: options.initialData, initialDataUpdatedAt: options.initialDataUpdatedAt, now: now)
+        self.gcTime = options.gcTime
+    }
+
+    /// The encoded `{"data":…,"dataUpdatedAt":…}` answer of `query.get`, or nil when there is no data.
+    public var getAnswer: [UInt8]? {
+        if let cachedGetAnswer { return cachedGetAnswer }
+        guard let data = state.data else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        bytes.append(contentsOf: #"{"data":"#.utf8)
+        data.write(to: &bytes)
+        bytes.append(contentsOf: #","dataUpdatedAt":"#.utf8)
+        bytes.append(contentsOf: String(state.dataUpdatedAt).utf8)
+        bytes.append(UInt8(ascii: "}"))
+        cachedGetAnswer = bytes
+        return bytes
+    }
+
+    /// The encoded data, made once per data change and shared by every push and reply.
+    var encodedData: [UInt8]? {
+        if let cachedEncodedData { return cachedEncodedData }
+        guard let data = state.data else { return nil }
+        let bytes = data.encoded
+        cachedEncodedData = bytes
+        return bytes
+    }
+
+    /// Whether at least one enabled subscription observes the query ("active" in filters).
+    var isActive: Bool { subscriptions.contains { $0.options.enabled } }
+
+    /// Keeps the longest gcTime seen; nil means never collect and wins over any number.
+    func adoptGcTime(_ candidate: Int64?) {
+        guard let current = gcTime else { return }
+        guard let candidate else {
+            gcTime = nil
+            return
+        }
+        gcTime = max(current, candidate)
+    }
+
+    /// Whether data counts as stale for the given staleTime at `now` (TanStack's `isStaleByTime`).
+    func isStale(staleTime: StaleTime, now: Int64) -> Bool {
+        guard state.data != nil else { return true }
+        switch staleTime {
+        case .static: return false
+        case .infinity: return state.isInvalidated
+        case .milliseconds(let ms): return state.isInvalidated || now >= state.dataUpdatedAt + ms
+        }
+    }
+
+    /// The query-level staleness used by filters and `query.state`: with subscriptions, stale when
+    /// any enabled one sees it stale; without, only missing or invalidated data is stale (time is ignored).
+    func isStaleForFilters(now: Int64) -> Bool {
+        if subscriptions.isEmpty { return state.data == nil || state.isInvalidated }
+        return subscriptions.contains { $0.options.enabled && isStale(staleTime: $0.options.staleTime, now: now) }
+    }
+
+    /// Whether refetch triggers (invalidate, `queries.refetch`, reset) skip the query: disabled
+    /// (subscribed but none enabled, or unsubscribed and never fetched) or static.
+    var isExcludedFromRefetch: Bool {
+        if subscriptions.contains(where: { $0.options.staleTime == .static }) { return true }
+        if subscriptions.isEmpty { return state.dataUpdateCount + state.errorUpdateCount == 0 }
+        return !isActive
+    }
+}

@@ -1,0 +1,118 @@
+// Query options as a subscriber, caller or fetcher default gives them, before defaults are applied.
+//
+// Every field is optional so that option sets can be layered: built-in defaults, then each matching
+// fetcher's `defaults` in registration order, then the caller's own options (see `layered(over:)`).
+// `ResolvedOptions` is the flattened result the engine works with.
+
+public import QuerydJSON
+
+/// How long data stays fresh after it was updated.
+public enum StaleTime: Sendable, Equatable {
+    /// Fresh for this many milliseconds.
+    case milliseconds(Int64)
+    /// Never stale by time; invalidation still makes the data stale.
+    case infinity
+    /// Never stale, not even after invalidation; refetch triggers skip the query.
+    case `static`
+}
+
+/// How often a failed attempt is retried.
+public enum RetrySetting: Sendable, Equatable {
+    /// At most this many retries (so `n + 1` attempts).
+    case count(Int)
+    /// Retry until it succeeds.
+    case forever
+
+    /// Whether another attempt follows after `failures` failed attempts.
+    func allowsRetry(afterFailures failures: Int) -> Bool {
+        switch self {
+        case .count(let n): return failures <= n
+        case .forever: return true
+        }
+    }
+}
+
+/// When a new subscription refetches data that is already cached.
+public enum RefetchOnSubscribe: String, Sendable, Equatable {
+    case always, ifStale, never
+}
+
+/// Query options with every field optional; see the protocol's `state.md` for meanings and defaults.
+public struct QueryOptions: Sendable, Equatable {
+    public var enabled: Bool?
+    public var staleTime: StaleTime?
+    /// Milliseconds, or `nil` inside `.some` for "never collect".
+    public var gcTime: Int64??
+    public var retry: RetrySetting?
+    /// A fixed delay between attempts in milliseconds; absent means exponential backoff.
+    public var retryDelay: Int64?
+    public var refetchOnSubscribe: RefetchOnSubscribe?
+    public var meta: JSONValue?
+    /// Milliseconds an attempt may take, and how long a caller waits for a fetcher to appear.
+    public var timeout: Int64?
+    public var initialData: JSONValue?
+    public var initialDataUpdatedAt: Int64?
+    public var placeholderData: JSONValue?
+    public var select: JSONPointer?
+
+    /// Options with nothing set.
+    public init() {}
+
+    /// These options with every unset field taken from `base`.
+    public func layered(over base: QueryOptions) -> QueryOptions {
+        var merged = base
+        if let enabled { merged.enabled = enabled }
+        if let staleTime { merged.staleTime = staleTime }
+        if let gcTime { merged.gcTime = gcTime }
+        if let retry { merged.retry = retry }
+        if let retryDelay { merged.retryDelay = retryDelay }
+        if let refetchOnSubscribe { merged.refetchOnSubscribe = refetchOnSubscribe }
+        if let meta { merged.meta = meta }
+        if let timeout { merged.timeout = timeout }
+        if let initialData { merged.initialData = initialData }
+        if let initialDataUpdatedAt { merged.initialDataUpdatedAt = initialDataUpdatedAt }
+        if let placeholderData { merged.placeholderData = placeholderData }
+        if let select { merged.select = select }
+        return merged
+    }
+}
+
+/// The options the engine acts on: every field decided.
+public struct ResolvedOptions: Sendable, Equatable {
+    public var enabled: Bool
+    public var staleTime: StaleTime
+    /// Milliseconds, or nil for "never collect".
+    public var gcTime: Int64?
+    public var retry: RetrySetting
+    public var retryDelay: Int64?
+    public var refetchOnSubscribe: RefetchOnSubscribe
+    public var meta: JSONValue?
+    public var timeout: Int64?
+    public var initialData: JSONValue?
+    public var initialDataUpdatedAt: Int64?
+    public var placeholderData: JSONValue?
+    public var select: JSONPointer?
+
+    /// TanStack Query v5's defaults; `retry` is 3 for subscriptions and 0 for imperative fetches.
+    init(_ options: QueryOptions, defaultRetry: Int) {
+        enabled = options.enabled ?? true
+        staleTime = options.staleTime ?? .milliseconds(0)
+        gcTime = options.gcTime ?? 300_000
+        retry = options.retry ?? .count(defaultRetry)
+        retryDelay = options.retryDelay
+        refetchOnSubscribe = options.refetchOnSubscribe ?? .ifStale
+        meta = options.meta
+        timeout = options.timeout
+        initialData = options.initialData
+        initialDataUpdatedAt = options.initialDataUpdatedAt
+        placeholderData = options.placeholderData
+        select = options.select
+    }
+
+    /// The wait before the retry that follows `failures` failed attempts (1-based).
+    func retryDelay(afterFailures failures: Int) -> Int64 {
+        if let retryDelay { return max(0, retryDelay) }
+        let exponent = min(failures - 1, 15)
+        return min(1000 << Int64(max(0, exponent)), 30_000)
+    }
+}

@@ -1,0 +1,190 @@
+// The canonical JSON encoder: compact output, object members sorted by the UTF-8 bytes of their
+// names, so equal values always encode to identical bytes. Output never contains a raw CR or LF.
+
+extension JSONValue {
+    /// Appends the canonical compact encoding of this value to `buffer`.
+    public func write(to buffer: inout [UInt8]) {
+        switch self {
+        case .null:
+            buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(let flag):
+            if flag {
+                buffer.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+            } else {
+                buffer.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+            }
+        case .number(let number):
+            JSONWriter.writeNumber(number, to: &buffer)
+        case .string(let text):
+            JSONWriter.writeString(text, to: &buffer)
+        case .array(let items):
+            buffer.append(UInt8(ascii: "["))
+            var first = true
+            for item in items {
+                if !first { buffer.append(UInt8(ascii: ",")) }
+                first = false
+                item.write(to: &buffer)
+            }
+            buffer.append(UInt8(ascii: "]"))
+        case .object(let members):
+            buffer.append(UInt8(ascii: "{"))
+            if members.count == 1, let (name, value) = members.first {
+                JSONWriter.writeString(name, to: &buffer)
+                buffer.append(UInt8(ascii: ":"))
+                value.write(to: &buffer)
+            } else {
+                var first = true
+                for (name, value) in members.sorted(by: { JSONWriter.utf8Precedes($0.key, $1.key) }) {
+                    if !first { buffer.append(UInt8(ascii: ",")) }
+                    first = false
+                    JSONWriter.writeString(name, to: &buffer)
+                    buffer.append(UInt8(ascii: ":"))
+                    value.write(to: &buffer)
+                }
+            }
+            buffer.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The canonical compact encoding as bytes.
+    public var encoded: [UInt8] {
+        var buffer: [UInt8] = []
+        write(to: &buffer)
+        return buffer
+    }
+
+    /// The canonical compact encoding as a String.
+    public var encodedString: String {
+        String(decoding: encoded, as: UTF8.self)
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// The canonical compact encoding (same as `encodedString`).
+    public var description: String { encodedString }
+}
+
+/// Low-level writers for code that assembles JSON envelopes by hand.
+public enum JSONWriter {
+    /// Appends `s` as a JSON string literal: `"` and `\` escaped, control characters as
+    /// `\b \f \n \r \t` or `\u00XX`, U+2028 and U+2029 as `\u2028` and `\u2029`, the rest raw UTF-8.
+    public static func writeString(_ s: String, to buffer: inout [UInt8]) {
+        let written: Void? = s.utf8.withContiguousStorageIfAvailable { utf8 in
+            writeStringBytes(utf8, to: &buffer)
+        }
+        if written == nil {
+            var copy = s
+            copy.withUTF8 { utf8 in writeStringBytes(utf8, to: &buffer) }
+        }
+    }
+
+    /// Appends the canonical text of `n` (see `JSONNumber.description`).
+    public static func writeNumber(_ n: JSONNumber, to buffer: inout [UInt8]) {
+        switch n.storage {
+        case .int(let value):
+            writeInteger(value, to: &buffer)
+        case .double(let value):
+            buffer.append(contentsOf: JSONNumber.format(value).utf8)
+        case .bigInteger(let digits):
+            buffer.append(contentsOf: digits.utf8)
+        }
+    }
+
+    /// True when the UTF-8 bytes of `a` sort before those of `b` (the canonical member order).
+    static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        let result = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in
+                let shared = min(left.count, right.count)
+                for index in 0..<shared where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
+        }
+        if case .some(.some(let precedes)) = result { return precedes }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    private static func writeInteger(_ value: Int64, to buffer: inout [UInt8]) {
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        if magnitude < 10 {
+            buffer.append(UInt8(ascii: "0") + UInt8(magnitude))
+            return
+        }
+        var digitCount = 0
+        var probe = magnitude
+        while probe > 0 {
+            digitCount += 1
+            probe /= 10
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: digitCount))
+        buffer.withUnsafeMutableBufferPointer { out in
+            var index = start + digitCount - 1
+            while magnitude > 0 {
+                out[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                index -= 1
+            }
+        }
+    }
+
+    private static func writeStringBytes(_ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var index = 0
+        let count = utf8.count
+        while index < count {
+            let c = utf8[index]
+            if c >= 0x20, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\"), c != 0xE2 {
+                index += 1
+                continue
+            }
+            if c == 0xE2 {
+                // U+2028 is E2 80 A8 and U+2029 is E2 80 A9.
+                guard index + 2 < count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8 else {
+                    index += 1
+                    continue
+                }
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                buffer.append(contentsOf: utf8[index + 2] == 0xA8 ? escape2028 : escape2029)
+                index += 3
+                runStart = index
+                continue
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            appendEscape(c, to: &buffer)
+            index += 1
+            runStart = index
+        }
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    private static let escape2028: [UInt8] = Array("\\u2028".utf8)
+    private static let escape2029: [UInt8] = Array("\\u2029".utf8)
+    private static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private static func appendEscape(_ c: UInt8, to buffer: inout [UInt8]) {
+        let short: UInt8
+        switch c {
+        case UInt8(ascii: "\""): short = UInt8(ascii: "\"")
+        case UInt8(ascii: "\\"): short = UInt8(ascii: "\\")
+        case 0x08: short = UInt8(ascii: "b")
+        case 0x0C: short = UInt8(ascii: "f")
+        case 0x0A: short = UInt8(ascii: "n")
+        case 0x0D: short = UInt8(ascii: "r")
+        case 0x09: short = UInt8(ascii: "t")
+        default:
+            let hex = lowerHexDigits
+            buffer.append(contentsOf: [
+                UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                hex[Int(c >> 4)], hex[Int(c & 0x0F)],
+            ])
+            return
+        }
+        buffer.append(UInt8(ascii: "\\"))
+        buffer.append(short)
+    }
+}

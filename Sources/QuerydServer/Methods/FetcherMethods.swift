@@ -1,0 +1,42 @@
+// `fetcher.register` / `fetcher.unregister`: a connection offers to serve `fetch` for a key prefix.
+
+import QuerydCore
+import QuerydJSON
+import QuerydRPC
+
+enum FetcherMethods {
+    static let all: [(String, MethodGate?, MethodHandler)] = [
+        ("fetcher.register", nil, register),
+        ("fetcher.unregister", nil, unregister),
+    ]
+
+    static func register(_ call: MethodCall) throws(RPCError) {
+        let params = call.params
+        try params.expect(["key", "exact", "cancellable", "defaults"])
+        guard case .array(let prefix)? = params["key"] else { throw Params.invalid("key", "required: a JSON array") }
+        let exact = try params.bool("exact", default: false)
+        if exact, prefix.isEmpty { throw Params.invalid("exact", "an exact fetcher needs a non-empty key") }
+        let id = call.cache.registerFetcher(
+            connection: call.session.connection, prefix: prefix, exact: exact,
+            cancellable: try params.bool("cancellable", default: false), defaults: try params.options("defaults"))
+        call.reply.succeed(["fetcher": .number(JSONNumber(id.rawValue))])
+    }
+
+    static func unregister(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["fetcher"])
+        let id = FetcherID(try call.params.int("fetcher"))
+        do {
+            try call.cache.unregisterFetcher(id, connection: call.session.connection)
+        } catch {
+            throw RPCError(failure: error)
+        }
+        call.reply.succeed([:])
+    }
+}
+
+extension RPCError {
+    /// The wire form of a cache failure.
+    init(failure: CacheFailure) {
+        self.init(RPCErrorCode(rawValue: failure.code), failure.message, data: failure.data)
+    }
+}

@@ -1,0 +1,149 @@
+// `query.*`: one query at a time — fetch, ensure, prefetch, read, write, subscribe, refetch, cancel.
+
+import QuerydCore
+import QuerydJSON
+import QuerydRPC
+
+enum QueryMethods {
+    static let all: [(String, MethodGate?, MethodHandler)] = [
+        ("query.fetch", nil, { call throws(RPCError) in try fetch(call, mode: .fetch) }),
+        ("query.ensure", nil, { call throws(RPCError) in try fetch(call, mode: .ensure) }),
+        ("query.prefetch", nil, prefetch),
+        ("query.get", nil, get),
+        ("query.state", nil, state),
+        ("query.set", nil, set),
+        ("query.subscribe", nil, subscribe),
+        ("query.setOptions", nil, setOptions),
+        ("query.unsubscribe", nil, unsubscribe),
+        ("query.refetch", nil, refetch),
+        ("query.cancel", nil, cancel),
+    ]
+
+    /// Answers `reply` with the settled view, or with the failure as a JSON-RPC error.
+    static func answer(_ reply: PendingReply) -> FetchCompletion {
+        { outcome in
+            switch outcome {
+            case .success(let result): reply.succeed(writing: { result.write(to: &$0) })
+            case .failure(let failure): reply.fail(RPCError(failure: failure))
+            }
+        }
+    }
+
+    static func fetch(_ call: MethodCall, mode: FetchMode) throws(RPCError) {
+        try call.params.expect(["key", "options"])
+        let key = try call.params.key()
+        let options = try call.params.options()
+        let waiter = call.cache.fetch(key: key, options: options, mode: mode, completion: answer(call.reply))
+        call.session.deferAnswer(call.reply, waiter: waiter)
+    }
+
+    static func prefetch(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["key", "options"])
+        call.cache.prefetch(key: try call.params.key(), options: try call.params.options())
+        call.reply.succeed([:])
+    }
+
+    static func get(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["key"])
+        if let answer = call.cache.query(try call.params.key())?.getAnswer {
+            call.reply.succeed(encoded: answer)
+        } else {
+            call.reply.succeed(.null)
+        }
+    }
+
+    static func state(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["key"])
+        if let result = call.cache.state(of: try call.params.key()) {
+            call.reply.succeed(writing: { result.write(to: &$0) })
+        } else {
+            call.reply.succeed(.null)
+        }
+    }
+
+    static func set(_ call: MethodCall) throws(RPCError) {
+        let params = call.params
+        try params.expect(["key", "data", "mergePatch", "updatedAt"])
+        let key = try params.key()
+        let write: QueryWrite
+        switch (params["data"], params["mergePatch"]) {
+        case (let data?, nil): write = .data(data)
+        case (nil, let patch?): write = .mergePatch(patch)
+        default: throw Params.invalid("data", "give exactly one of data and mergePatch")
+        }
+        let updatedAt = try params.optionalInt("updatedAt").map(Int64.init)
+        let result = call.cache.set(key: key, write, updatedAt: updatedAt)
+        call.reply.succeed(writing: { result.write(to: &$0) })
+    }
+
+    static func subscribe(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["key", "options"])
+        let key = try call.params.key()
+        let options = try call.params.options()
+        let (id, result) = call.cache.subscribe(connection: call.session.connection, key: key, options: options)
+        call.reply.succeed(writing: { out in
+            out.append(contentsOf: #"{"state":"#.utf8)
+            result.write(to: &out)
+            out.append(contentsOf: #","subscription":"#.utf8)
+            out.append(contentsOf: String(id.rawValue).utf8)
+            out.append(UInt8(ascii: "}"))
+        })
+    }
+
+    static func setOptions(_ call: MethodCall) throws(RPCError) {
+        let params = call.params
+        try params.expect(["subscription", "key", "options"])
+        let id = SubscriptionID(try params.int("subscription"))
+        let key = try params.optionalKey()
+        let options = params["options"] == nil ? nil : try params.options()
+        do {
+            let result = try call.cache.setOptions(id, connection: call.session.connection, key: key, options: options)
+            call.session.outbox.dropPushes(of: id)
+            call.reply.succeed(writing: { result.write(to: &$0) })
+        } catch {
+            throw RPCError(failure: error)
+        }
+    }
+
+    static func unsubscribe(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["subscription"])
+        let id = SubscriptionID(try call.params.int("subscription"))
+        do {
+            try call.cache.unsubscribe(id, connection: call.session.connection)
+        } catch {
+            throw RPCError(failure: error)
+        }
+        call.session.outbox.dropPushes(of: id)
+        call.reply.succeed([:])
+    }
+
+    static func refetch(_ call: MethodCall) throws(RPCError) {
+        let params = call.params
+        try params.expect(["subscription", "key", "cancelRefetch"])
+        let cancelRefetch = try params.bool("cancelRefetch", default: true)
+        let waiter: WaiterToken
+        switch (params["subscription"], params["key"]) {
+        case (.some, nil):
+            let id = SubscriptionID(try params.int("subscription"))
+            do {
+                waiter = try call.cache.refetch(
+                    subscription: id, connection: call.session.connection, cancelRefetch: cancelRefetch,
+                    completion: answer(call.reply))
+            } catch {
+                throw RPCError(failure: error)
+            }
+        case (nil, .some):
+            waiter = call.cache.refetch(
+                key: try params.key(), cancelRefetch: cancelRefetch, completion: answer(call.reply))
+        default:
+            throw Params.invalid("subscription", "give exactly one of subscription and key")
+        }
+        call.session.deferAnswer(call.reply, waiter: waiter)
+    }
+
+    static func cancel(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["key", "revert"])
+        call.cache.cancel(key: try call.params.key(), revert: try call.params.bool("revert", default: true))
+        call.reply.succeed([:])
+    }
+}

@@ -1,0 +1,16 @@
+// The OpenRPC document as this daemon serves it: the full document minus gated methods that are off.
+
+import QuerydJSON
+
+extension OpenRPCDocument {
+    /// The document listing exactly the `served` methods (other members unchanged).
+    static func served(_ served: [String]) -> JSONValue {
+        // The document is a compile-time constant checked by tests, so it always parses.
+        guard case .object(var document) = try! JSONParser.parse(text),
+            case .array(let methods) = document["methods"]
+        else { preconditionFailure("OpenRPCDocument.text is not an OpenRPC document") }
+        let names = Set(served + ["$/cancelRequest"])
+        document["methods"] = .array(methods.filter { names.contains($0["name"]?.stringValue ?? "") })
+        return .object(document)
+    }
+}

@@ -1,0 +1,94 @@
+// One request waiting for its answer, and the collector that turns a batch's answers into one line.
+//
+// Every request is answered exactly once: the first answer wins and later ones are ignored, so a
+// waiter completing after a `$/cancelRequest` (or after shutdown answered it) cannot answer twice.
+
+import QuerydCore
+import QuerydJSON
+import QuerydRPC
+
+/// The answer slot of one request (or notification, whose answers are dropped).
+final class PendingReply {
+    /// The request id; nil for a notification.
+    let id: RPCID?
+    weak var session: Session?
+    /// The batch this request belongs to, with its position there.
+    let batch: BatchReply?
+    let slot: Int
+    /// The cache wait behind a deferred answer, so a cancel can withdraw it.
+    var waiter: WaiterToken?
+    private(set) var isAnswered = false
+
+    init(id: RPCID?, session: Session, batch: BatchReply?, slot: Int) {
+        self.id = id
+        self.session = session
+        self.batch = batch
+        self.slot = slot
+    }
+
+    /// Answers with a result value.
+    func succeed(_ result: JSONValue) {
+        answer { id, out in RPCWriter.result(id: id, result: result, to: &out) }
+    }
+
+    /// Answers with a result already encoded as JSON (the cache-hit fast path).
+    func succeed(encoded result: [UInt8]) {
+        answer { id, out in RPCWriter.result(id: id, encodedResult: result, to: &out) }
+    }
+
+    /// Answers with a result written by `write`.
+    func succeed(writing write: (inout [UInt8]) -> Void) {
+        var bytes: [UInt8] = []
+        write(&bytes)
+        succeed(encoded: bytes)
+    }
+
+    /// Answers with an error.
+    func fail(_ error: RPCError) {
+        answer { id, out in RPCWriter.error(id: id, error: error, to: &out) }
+    }
+
+    private func answer(_ write: (RPCID, inout [UInt8]) -> Void) {
+        guard !isAnswered else { return }
+        isAnswered = true
+        guard let session else { return }
+        session.replyFinished(self)
+        guard let id else { return }
+        if let batch {
+            var bytes: [UInt8] = []
+            write(id, &bytes)
+            batch.fill(slot, with: bytes)
+        } else {
+            session.outbox.appendLine { write(id, &$0) }
+        }
+    }
+}
+
+/// Collects the answers of one batch and writes them as one array line when the last arrives.
+final class BatchReply {
+    private var answers: [[UInt8]?]
+    private var remaining: Int
+    weak var session: Session?
+
+    init(session: Session, expected: Int) {
+        self.session = session
+        self.answers = Array(repeating: nil, count: expected)
+        self.remaining = expected
+    }
+
+    /// Stores an answer (one encoded response object) and writes the batch when it is complete.
+    func fill(_ slot: Int, with bytes: [UInt8]) {
+        guard answers[slot] == nil else { return }
+        answers[slot] = bytes
+        remaining -= 1
+        guard remaining == 0, let session else { return }
+        session.outbox.appendLine { out in
+            out.append(UInt8(ascii: "["))
+            for (index, answer) in answers.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: answer!)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+}

@@ -1,0 +1,129 @@
+// The server: the one query cache, every session, and the glue between them. It implements the
+// cache's delegate (turning effects into `fetch` requests, `$/cancelRequest` and `query.changed`
+// on the right connections) and dispatches methods by name through the method table.
+
+public import Logging
+public import QuerydCore
+import QuerydJSON
+import QuerydRPC
+
+/// The JSON-RPC server around a `QueryCache`; owned and driven by the event loop thread.
+public final class Server {
+    public let configuration: ServerConfiguration
+    public let cache: QueryCache
+    public let scheduler: TimerScheduler
+    /// The test clock, when `configuration.manualClock` is on.
+    public let manualClock: ManualClock?
+    let logger: Logger
+    let methods: MethodTable
+    private var sessions: [ConnectionID: Session] = [:]
+    private var dirty: [Session] = []
+    private var lastConnectionID = 0
+    private(set) var isShuttingDown = false
+    /// The answer of `rpc.discover`: the OpenRPC document restricted to the served methods.
+    private(set) lazy var discoveryDocument: [UInt8] = OpenRPCDocument.served(methods.names).encoded
+
+    /// A server over `clock` (a `ManualClock` when `configuration.manualClock` is on).
+    public init(configuration: ServerConfiguration, clock: any CacheClock, logger: Logger) {
+        self.configuration = configuration
+        self.scheduler = TimerScheduler(clock: clock)
+        self.cache = QueryCache(scheduler: scheduler)
+        self.manualClock = configuration.manualClock ? clock as? ManualClock : nil
+        self.logger = logger
+        self.methods = MethodTable(configuration: configuration)
+        cache.delegate = self
+    }
+
+    /// Connections open now.
+    public var connectionCount: Int { sessions.count }
+
+    /// Starts serving a new connection.
+    public func openSession(transport: any SessionTransport) -> Session {
+        lastConnectionID += 1
+        let session = Session(connection: ConnectionID(lastConnectionID), server: self, transport: transport)
+        sessions[session.connection] = session
+        return session
+    }
+
+    /// Forgets a closed session and everything its connection owned.
+    func sessionClosed(_ session: Session) {
+        sessions[session.connection] = nil
+        cache.connectionClosed(session.connection)
+    }
+
+    func markDirty(_ session: Session) {
+        guard !session.isMarkedDirty else { return }
+        session.isMarkedDirty = true
+        dirty.append(session)
+    }
+
+    /// Writes every session's queued output; call once per loop iteration, before it sleeps.
+    public func flush() {
+        while !dirty.isEmpty {
+            let batch = dirty
+            dirty = []
+            for session in batch {
+                session.isMarkedDirty = false
+                session.flush()
+            }
+        }
+    }
+
+    /// Runs timers that are due (on the real clock; the manual clock moves by `clock.advance`).
+    public func runDueTimers() {
+        scheduler.runDue()
+    }
+
+    /// The next timer deadline (ms since the epoch), to arm the loop's one timer.
+    public var nextDeadline: Int64? { scheduler.nextDeadline }
+
+    /// Stops serving: every waiting request is answered with -32003, and every connection closes
+    /// once its output is written.
+    public func shutdown() {
+        guard !isShuttingDown else { return }
+        isShuttingDown = true
+        let failure = RPCError(.cancelledByServer, data: ["reason": "shutdown"])
+        for session in sessions.values {
+            session.failDeferred(failure)
+            session.closeRequested = true
+            markDirty(session)
+        }
+        flush()
+    }
+
+    /// Runs `method` for a request (or notification, when `reply.id` is nil).
+    func dispatch(method: String, params: JSONValue?, reply: PendingReply, session: Session) {
+        if isShuttingDown {
+            reply.fail(RPCError(.cancelledByServer, data: ["reason": "shutdown"]))
+            return
+        }
+        guard let handler = methods.handler(for: method) else {
+            reply.fail(RPCError(.methodNotFound, data: ["method": .string(method)]))
+            return
+        }
+        do {
+            let call = MethodCall(server: self, session: session, params: try Params(params), reply: reply)
+            try handler(call)
+        } catch {
+            reply.fail(error)
+        }
+    }
+}
+
+extension Server: CacheDelegate {
+    public func cache(_ cache: QueryCache, send request: FetchRequest) {
+        sessions[request.connection]?.send(request)
+    }
+
+    public func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {
+        sessions[connection]?.cancel(attempt)
+    }
+
+    public func cache(
+        _ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID
+    ) {
+        guard let session = sessions[connection] else { return }
+        session.outbox.appendPush(result, to: subscription)
+        markDirty(session)
+    }
+}

@@ -1,0 +1,251 @@
+// One client connection: bytes in, framed into lines, parsed, decoded and dispatched; answers,
+// pushes and server-to-client `fetch` requests out through the connection's outbox.
+//
+// A session never blocks and never traps on peer input: every bad line gets a JSON-RPC error (or,
+// for a notification, nothing) and the connection stays usable, except for a line over the size
+// limit, which is answered and then closes the connection.
+
+public import QuerydCore
+import QuerydJSON
+import QuerydRPC
+
+/// What a session needs from its connection; the transport glue implements it.
+public protocol SessionTransport: AnyObject {
+    /// Queues bytes for writing.
+    func write(_ bytes: [UInt8])
+    /// Closes once everything written so far has been sent.
+    func closeAfterWrites()
+}
+
+/// The server side of one client connection.
+public final class Session {
+    public let connection: ConnectionID
+    unowned let server: Server
+    let transport: any SessionTransport
+    var outbox = Outbox()
+    private var framer: LineFramer
+    /// Client requests answered later (waiting on the cache), by id, for `$/cancelRequest`.
+    private var deferred: [RPCID: PendingReply] = [:]
+    /// Server-to-client `fetch` requests awaiting an answer: request id -> attempt, and back.
+    private var attemptByRequest: [Int: AttemptID] = [:]
+    private var requestByAttempt: [AttemptID: Int] = [:]
+    private var lastRequestID = 0
+    /// The peer closed its writing side: finish what was read, then close.
+    private var receivedEOF = false
+    /// The transport is gone.
+    private(set) var isClosed = false
+    /// The session wants the connection closed once its output is written.
+    var closeRequested = false
+    private var isClosing = false
+    /// Queued in the server's list of sessions to flush.
+    var isMarkedDirty = false
+
+    init(connection: ConnectionID, server: Server, transport: any SessionTransport) {
+        self.connection = connection
+        self.server = server
+        self.transport = transport
+        self.framer = LineFramer(maxLineBytes: server.configuration.maxMessageBytes)
+    }
+
+    // MARK: - Input
+
+    /// Handles bytes read from the connection.
+    public func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard !isClosed, !closeRequested else { return }
+        do {
+            try framer.feed(bytes) { line in handle(line: line) }
+        } catch {
+            rejectOversizedLine()
+        }
+        server.markDirty(self)
+    }
+
+    /// The peer half-closed: an unterminated last line still counts; the connection closes when
+    /// every request read so far is answered.
+    public func receiveEOF() {
+        guard !isClosed, !closeRequested else { return }
+        do {
+            try framer.finish { line in handle(line: line) }
+        } catch {
+            rejectOversizedLine()
+        }
+        receivedEOF = true
+        closeIfDone()
+        server.markDirty(self)
+    }
+
+    /// The connection is gone: withdraw this session's waits, subscriptions and fetchers.
+    public func transportClosed() {
+        guard !isClosed else { return }
+        isClosed = true
+        for reply in deferred.values {
+            if let waiter = reply.waiter { server.cache.cancelWaiter(waiter) }
+        }
+        deferred = [:]
+        attemptByRequest = [:]
+        requestByAttempt = [:]
+        server.sessionClosed(self)
+    }
+
+    private func rejectOversizedLine() {
+        outbox.appendLine {
+            RPCWriter.error(id: nil, error: .lineTooLong(limit: server.configuration.maxMessageBytes), to: &$0)
+        }
+        closeRequested = true
+    }
+
+    private func handle(line: UnsafeRawBufferPointer) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line, maxDepth: server.configuration.maxDepth)
+        } catch {
+            outbox.appendLine { RPCWriter.error(id: nil, error: .parse(error), to: &$0) }
+            return
+        }
+        switch RPCDecoding.frame(value) {
+        case .single(let message):
+            handle(message: message, batch: nil, slot: 0)
+        case .batch(let members):
+            handle(batch: members)
+        }
+    }
+
+    private func handle(batch members: [JSONValue]) {
+        let decoded = members.map(RPCDecoding.decode)
+        let expected = decoded.reduce(0) { count, outcome in
+            switch outcome {
+            case .success(.request), .failure: return count + 1
+            case .success(.notification), .success(.response): return count
+            }
+        }
+        let collector = expected > 0 ? BatchReply(session: self, expected: expected) : nil
+        var slot = 0
+        for outcome in decoded {
+            dispatch(outcome, batch: collector, slot: slot)
+            if case .success(.notification) = outcome { continue }
+            if case .success(.response) = outcome { continue }
+            slot += 1
+        }
+    }
+
+    private func handle(message: JSONValue, batch: BatchReply?, slot: Int) {
+        dispatch(RPCDecoding.decode(message), batch: batch, slot: slot)
+    }
+
+    private func dispatch(_ outcome: Result<RPCMessage, RPCInvalid>, batch: BatchReply?, slot: Int) {
+        switch outcome {
+        case .failure(let invalid):
+            let reply = PendingReply(id: invalid.id ?? .null, session: self, batch: batch, slot: slot)
+            reply.fail(.invalidRequest(invalid.reason))
+        case .success(.request(let request)):
+            let reply = PendingReply(id: request.id, session: self, batch: batch, slot: slot)
+            server.dispatch(method: request.method, params: request.params, reply: reply, session: self)
+        case .success(.notification(let notification)):
+            if notification.method == "$/cancelRequest" {
+                cancelRequest(notification.params)
+            } else {
+                let reply = PendingReply(id: nil, session: self, batch: nil, slot: 0)
+                server.dispatch(method: notification.method, params: notification.params, reply: reply, session: self)
+            }
+        case .success(.response(let response)):
+            handle(response: response)
+        }
+    }
+
+    // MARK: - Deferred answers
+
+    /// Remembers a request that will be answered when its cache wait ends.
+    func deferAnswer(_ reply: PendingReply, waiter: WaiterToken?) {
+        guard !reply.isAnswered, let id = reply.id else { return }
+        reply.waiter = waiter
+        deferred[id] = reply
+    }
+
+    /// Called once a request has been answered.
+    func replyFinished(_ reply: PendingReply) {
+        if let id = reply.id, deferred[id] === reply { deferred[id] = nil }
+        server.markDirty(self)
+        closeIfDone()
+    }
+
+    /// `$/cancelRequest {id}` from the client: answer that request with -32800 now and withdraw its wait.
+    private func cancelRequest(_ params: JSONValue?) {
+        guard let raw = params?["id"], let id = RPCID(jsonValue: raw), let reply = deferred[id] else { return }
+        let waiter = reply.waiter
+        reply.fail(RPCError(.requestCancelled, data: ["id": raw]))
+        if let waiter { server.cache.cancelWaiter(waiter) }
+    }
+
+    /// Answers every waiting request with `error` (at shutdown).
+    func failDeferred(_ error: RPCError) {
+        for reply in Array(deferred.values) { reply.fail(error) }
+    }
+
+    private func closeIfDone() {
+        guard receivedEOF, deferred.isEmpty, !closeRequested else { return }
+        closeRequested = true
+        server.markDirty(self)
+    }
+
+    // MARK: - Server-to-client requests
+
+    /// Sends a `fetch` request for an attempt.
+    func send(_ request: FetchRequest) {
+        lastRequestID += 1
+        let id = lastRequestID
+        attemptByRequest[id] = request.attempt
+        requestByAttempt[request.attempt] = id
+        var params: [String: JSONValue] = [
+            "fetcher": .number(JSONNumber(request.fetcher.rawValue)), "key": request.key.jsonValue,
+            "attempt": .number(JSONNumber(request.attemptNumber)),
+        ]
+        if let meta = request.meta { params["meta"] = meta }
+        outbox.appendLine {
+            RPCWriter.request(id: .number(JSONNumber(id)), method: "fetch", params: .object(params), to: &$0)
+        }
+        server.markDirty(self)
+    }
+
+    /// Tells the fetcher its answer to an attempt is no longer wanted.
+    func cancel(_ attempt: AttemptID) {
+        guard let id = requestByAttempt.removeValue(forKey: attempt) else { return }
+        attemptByRequest[id] = nil
+        outbox.appendLine {
+            RPCWriter.notification(method: "$/cancelRequest", params: ["id": .number(JSONNumber(id))], to: &$0)
+        }
+        server.markDirty(self)
+    }
+
+    /// An answer to one of our `fetch` requests. Unknown or late ids are ignored (and logged).
+    private func handle(response: RPCResponse) {
+        guard case .number(let number) = response.id, let id = number.intValue,
+            let attempt = attemptByRequest.removeValue(forKey: id)
+        else {
+            server.logger.debug("ignored a response to an unknown request id \(response.id) on connection \(connection)")
+            return
+        }
+        requestByAttempt[attempt] = nil
+        switch response.outcome {
+        case .success(let result):
+            if let data = result["data"] {
+                server.cache.attemptSucceeded(attempt, data: data)
+            } else {
+                let reason = "a fetch result must be an object with a \"data\" member"
+                server.cache.attemptFailed(
+                    attempt, error: RPCError(.invalidRequest, "Invalid fetch result", data: ["reason": .string(reason)]).jsonValue)
+            }
+        case .failure(let error):
+            server.cache.attemptFailed(attempt, error: error.jsonValue)
+        }
+    }
+
+    /// Writes what is queued; closes when a close was requested.
+    func flush() {
+        guard !isClosed else { return }
+        if !outbox.isEmpty { transport.write(outbox.take()) }
+        if closeRequested, !isClosing {
+            isClosing = true
+            transport.closeAfterWrites()
+        }
+    }
+}

@@ -1,0 +1,52 @@
+// Writes: each one is a single malloc block [uv_write_t | payload], freed by libuv's write callback.
+import CLibUV
+import Glibc
+
+extension StreamConnection {
+    /// Offset of the payload inside a write block: the request size rounded up to 16 bytes.
+    private static let writeHeaderSize = (MemoryLayout<uv_write_t>.stride + 15) & ~15
+    /// Largest payload of one block (`uv_buf_t.len` is 32-bit); longer writes are split.
+    private static let maximumBlockPayload = 1 << 30
+
+    /// Queues a copy of `bytes` for writing (one allocation, one `uv_write`). A write error closes the connection;
+    /// writes after `close()` or `closeAfterWrites()` are ignored.
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        loop.assertInLoopThread()
+        var offset = 0
+        while offset < bytes.count && !isClosed && !isShuttingDown {
+            let length = min(bytes.count - offset, Self.maximumBlockPayload)
+            writeBlock(bytes.baseAddress! + offset, count: length)
+            offset += length
+        }
+    }
+
+    /// Queues a copy of `bytes` for writing; see `write(_: UnsafeRawBufferPointer)`.
+    public func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    private func writeBlock(_ source: UnsafeRawPointer, count: Int) {
+        let header = Self.writeHeaderSize
+        guard let block = malloc(header + count) else {
+            close(reason: TransportError(code: UV_ENOMEM.rawValue, context: "write of \(count) bytes"))
+            return
+        }
+        // Safety: the block is owned by libuv from a successful `uv_write` until its callback, which frees it;
+        // libuv copies the `uv_buf_t` itself, so only the payload (inside the block) must outlive this call.
+        let payload = (block + header).bindMemory(to: CChar.self, capacity: count)
+        memcpy(payload, source, count)
+        let request = block.bindMemory(to: uv_write_t.self, capacity: 1)
+        var buffer = uv_buf_init(payload, UInt32(count))
+        let status = uv_write(request, asStream(pipe), &buffer, 1) { request, status in
+            let stream = request!.pointee.handle
+            free(request)
+            guard status < 0, status != UV_ECANCELED.rawValue else { return }
+            let connection = owner(of: asHandle(stream!), as: StreamConnection.self)
+            connection.close(reason: TransportError(code: status, context: "write"))
+        }
+        if let failure = uvFailure(status, "uv_write") {
+            free(block)
+            close(reason: failure)
+        }
+    }
+}

@@ -1,0 +1,13 @@
+// `queryd openrpc`: prints the OpenRPC document of this daemon's protocol, as `rpc.discover` serves it.
+
+import ArgumentParser
+import QuerydServer
+
+struct OpenRPCCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "openrpc", abstract: "Print the OpenRPC document (every method, gated ones included).")
+
+    func run() {
+        print(ProtocolDocument.fullText)
+    }
+}

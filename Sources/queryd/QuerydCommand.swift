@@ -1,0 +1,13 @@
+// The `queryd` command line: `queryd serve` runs the daemon; `queryd openrpc` prints the protocol
+// document the daemon serves.
+
+import ArgumentParser
+
+@main
+struct QuerydCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "queryd",
+        abstract: "TanStack Query's cache as a daemon, shared over a Unix socket (JSON-RPC 2.0, one message per line).",
+        subcommands: [ServeCommand.self, OpenRPCCommand.self],
+        defaultSubcommand: ServeCommand.self)
+}

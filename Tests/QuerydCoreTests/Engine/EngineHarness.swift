@@ -1,0 +1,266 @@
+// Test support for the engine tests: a QueryCache on a manual clock whose delegate records every
+// effect in order, helpers that answer the fetch requests it sends, and compact one-line
+// descriptions of the views it pushes, so tests can pin exact state sequences.
+
+import QuerydCore
+import QuerydJSON
+import Testing
+
+/// One effect the cache reported, with the virtual time (ms since the harness started) it happened at.
+enum Effect {
+    case send(FetchRequest, at: Int64)
+    case cancel(AttemptID, ConnectionID, at: Int64)
+    case push(QueryResult, SubscriptionID, ConnectionID, at: Int64)
+}
+
+/// A `CacheDelegate` that logs every effect in order.
+final class RecordingDelegate: CacheDelegate {
+    private let clock: ManualClock
+    private let start: Int64
+    private(set) var effects: [Effect] = []
+
+    init(clock: ManualClock, start: Int64) {
+        self.clock = clock
+        self.start = start
+    }
+
+    func cache(_ cache: QueryCache, send request: FetchRequest) {
+        effects.append(.send(request, at: clock.now - start))
+    }
+
+    func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {
+        effects.append(.cancel(attempt, connection, at: clock.now - start))
+    }
+
+    func cache(
+        _ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID
+    ) {
+        effects.append(.push(result, subscription, connection, at: clock.now - start))
+    }
+}
+
+/// Collects what a waiting caller (`fetch`, `refetch`) was answered.
+final class Outcome {
+    private(set) var results: [Result<QueryResult, CacheFailure>] = []
+
+    /// The completion to hand to the cache.
+    var completion: FetchCompletion { { [self] result in results.append(result) } }
+
+    /// The view the caller got, when it got exactly one successful answer.
+    var value: QueryResult? {
+        guard results.count == 1, case .success(let view) = results[0] else { return nil }
+        return view
+    }
+
+    /// The failure the caller got, when it got exactly one failed answer.
+    var failure: CacheFailure? {
+        guard results.count == 1, case .failure(let failure) = results[0] else { return nil }
+        return failure
+    }
+}
+
+/// A key from its elements.
+func key(_ elements: JSONValue...) -> QueryKey {
+    QueryKey(elements: elements)
+}
+
+/// Query options from their JSON form (a malformed literal is a test defect and is recorded).
+func options(_ json: JSONValue?) -> QueryOptions {
+    do {
+        return try QueryOptions(json: json)
+    } catch {
+        Issue.record("bad options literal \(String(describing: json)): \(error)")
+        return QueryOptions()
+    }
+}
+
+/// A query filter from its JSON form.
+func filter(_ json: JSONValue?) -> QueryFilter {
+    do {
+        return try QueryFilter(json: json)
+    } catch {
+        Issue.record("bad filter literal \(String(describing: json)): \(error)")
+        return QueryFilter()
+    }
+}
+
+/// A compact description of a view: `status/fetchStatus`, then `data=`, `error=<code>`,
+/// `failures=n`, `invalidated`, `placeholder`, and (when `stale`) `stale` or `fresh`.
+func describe(_ view: QueryResult, stale: Bool = false) -> String {
+    var text = "\(view.status.rawValue)/\(view.fetchStatus.rawValue)"
+    if let data = view.data { text += " data=\(data)" }
+    if let error = view.error { text += " error=\(error["code"]?.intValue ?? 0)" }
+    if view.failureCount > 0 { text += " failures=\(view.failureCount)" }
+    if view.isInvalidated { text += " invalidated" }
+    if view.isPlaceholderData { text += " placeholder" }
+    if stale { text += view.isStale ? " stale" : " fresh" }
+    return text
+}
+
+/// A query cache on a manual clock, with a fetcher connection and a client connection.
+final class EngineHarness {
+    static let client = ConnectionID(1)
+    static let otherClient = ConnectionID(2)
+    static let fetcherConnection = ConnectionID(100)
+    /// The error object the tests' failing fetchers answer with.
+    static let fetcherError: JSONValue = ["code": 7, "message": "boom"]
+
+    let clock = ManualClock()
+    let scheduler: TimerScheduler
+    let cache: QueryCache
+    let recorder: RecordingDelegate
+    let start: Int64
+
+    init() {
+        start = clock.now
+        scheduler = TimerScheduler(clock: clock)
+        cache = QueryCache(scheduler: scheduler)
+        recorder = RecordingDelegate(clock: clock, start: start)
+        cache.delegate = recorder
+    }
+
+    /// Milliseconds of virtual time since the harness was made.
+    var elapsed: Int64 { clock.now - start }
+
+    /// Moves virtual time forward, firing due timers at their deadlines.
+    func advance(_ ms: Int64) {
+        scheduler.advance(clock, by: ms)
+    }
+
+    /// Moves virtual time to `ms` after the start.
+    func advance(to ms: Int64) {
+        scheduler.advance(clock, by: ms - elapsed)
+    }
+
+    // MARK: - Driving the cache
+
+    @discardableResult
+    func register(
+        _ prefix: JSONValue..., exact: Bool = false, cancellable: Bool = false, defaults: JSONValue? = nil,
+        connection: ConnectionID = fetcherConnection
+    ) -> FetcherID {
+        cache.registerFetcher(
+            connection: connection, prefix: prefix, exact: exact, cancellable: cancellable,
+            defaults: options(defaults))
+    }
+
+    func subscribe(
+        _ key: QueryKey, _ json: JSONValue? = nil, connection: ConnectionID = client
+    ) -> (id: SubscriptionID, view: QueryResult) {
+        let (id, view) = cache.subscribe(connection: connection, key: key, options: options(json))
+        return (id, view)
+    }
+
+    func unsubscribe(_ id: SubscriptionID, connection: ConnectionID = client) {
+        do { try cache.unsubscribe(id, connection: connection) } catch { Issue.record("unsubscribe: \(error)") }
+    }
+
+    func setOptions(
+        _ id: SubscriptionID, key: QueryKey? = nil, _ json: JSONValue?, connection: ConnectionID = client
+    ) -> QueryResult? {
+        do {
+            return try cache.setOptions(id, connection: connection, key: key, options: json.map { options($0) })
+        } catch {
+            Issue.record("setOptions: \(error)")
+            return nil
+        }
+    }
+
+    /// A `query.fetch` / `query.ensure` caller; the outcome fills in when the fetch settles.
+    @discardableResult
+    func fetch(_ key: QueryKey, _ json: JSONValue? = nil, mode: FetchMode = .fetch) -> Outcome {
+        let outcome = Outcome()
+        cache.fetch(key: key, options: options(json), mode: mode, completion: outcome.completion)
+        return outcome
+    }
+
+    /// A `query.refetch {subscription}` caller.
+    @discardableResult
+    func refetch(_ id: SubscriptionID, cancelRefetch: Bool = true) -> Outcome {
+        let outcome = Outcome()
+        do {
+            try cache.refetch(
+                subscription: id, connection: Self.client, cancelRefetch: cancelRefetch,
+                completion: outcome.completion)
+        } catch {
+            Issue.record("refetch: \(error)")
+        }
+        return outcome
+    }
+
+    @discardableResult
+    func set(_ key: QueryKey, _ data: JSONValue, updatedAt: Int64? = nil) -> QueryResult {
+        cache.set(key: key, .data(data), updatedAt: updatedAt)
+    }
+
+    // MARK: - Answering fetch requests
+
+    /// Answers the latest request for `key` with data.
+    func answer(_ key: QueryKey, _ data: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let request = latestRequest(for: key) else {
+            Issue.record("no fetch request for \(key)", sourceLocation: sourceLocation)
+            return
+        }
+        cache.attemptSucceeded(request.attempt, data: data)
+    }
+
+    /// Answers the latest request for `key` with an error object.
+    func fail(
+        _ key: QueryKey, _ error: JSONValue = fetcherError, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let request = latestRequest(for: key) else {
+            Issue.record("no fetch request for \(key)", sourceLocation: sourceLocation)
+            return
+        }
+        cache.attemptFailed(request.attempt, error: error)
+    }
+
+    // MARK: - Reading the log
+
+    var effects: [Effect] { recorder.effects }
+
+    /// Every fetch request sent, in order.
+    var sends: [FetchRequest] {
+        effects.compactMap { if case .send(let request, _) = $0 { request } else { nil } }
+    }
+
+    /// The fetch requests sent for `key`, in order.
+    func sends(for key: QueryKey) -> [FetchRequest] { sends.filter { $0.key == key } }
+
+    /// The times (ms since start) the requests for `key` were sent.
+    func sendTimes(for key: QueryKey) -> [Int64] {
+        effects.compactMap { if case .send(let request, let at) = $0, request.key == key { at } else { nil } }
+    }
+
+    func latestRequest(for key: QueryKey) -> FetchRequest? { sends(for: key).last }
+
+    /// The attempts the cache told fetchers it no longer wants, in order.
+    var cancels: [AttemptID] {
+        effects.compactMap { if case .cancel(let attempt, _, _) = $0 { attempt } else { nil } }
+    }
+
+    /// Every pushed view, in order, with its subscription.
+    var allPushes: [(SubscriptionID, QueryResult)] {
+        effects.compactMap { if case .push(let view, let id, _, _) = $0 { (id, view) } else { nil } }
+    }
+
+    /// The views pushed to one subscription, in order.
+    func pushes(of id: SubscriptionID) -> [QueryResult] {
+        allPushes.filter { $0.0 == id }.map(\.1)
+    }
+
+    /// The pushes of one subscription as compact descriptions (see `describe`).
+    func trace(of id: SubscriptionID, stale: Bool = false) -> [String] {
+        pushes(of: id).map { describe($0, stale: stale) }
+    }
+
+    /// The times (ms since start) of the pushes to one subscription.
+    func pushTimes(of id: SubscriptionID) -> [Int64] {
+        effects.compactMap { if case .push(_, let sub, _, let at) = $0, sub == id { at } else { nil } }
+    }
+
+    /// The query's state as `query.state` shows it, described compactly ("absent" when not cached).
+    func stateText(_ key: QueryKey) -> String {
+        cache.state(of: key).map { describe($0) } ?? "absent"
+    }
+}

@@ -1,0 +1,1 @@
+../../Sources/queryd/SocketPath.swift
