@@ -38,7 +38,10 @@ let package = Package(
         .testTarget(name: "QuerydRPCTests", dependencies: ["QuerydRPC", "QuerydJSON"], swiftSettings: strict),
         .testTarget(name: "QuerydCoreTests", dependencies: ["QuerydCore", "QuerydJSON"], swiftSettings: strict),
         .testTarget(
-            name: "QuerydServerTests", dependencies: ["QuerydServer", "QuerydCore", "QuerydRPC", "QuerydJSON"],
+            name: "QuerydServerTests",
+            dependencies: [
+                "QuerydServer", "QuerydCore", "QuerydRPC", "QuerydJSON", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         .testTarget(name: "QuerydTransportTests", dependencies: ["QuerydTransport", "CLibUV"], swiftSettings: strict),
         .testTarget(

@@ -9,6 +9,7 @@
 #   QUERYD_SCRATCH_PATH=dir                    --scratch-path for that build (default: the package's .build)
 #   QUERYD_ARGS="--log-level warning"          extra arguments after `queryd serve --socket PATH`
 #   PIN=1                                      pin server to cpu 0 and loadgen to cpu 1 with taskset (0: don't)
+#   NICE=-10                                   nice level for servers and loadgen (default -10 as root, else 0)
 #   IDLE_WAIT=5 IDLE_BUSY_PCT=10               before each run wait up to IDLE_WAIT s for the machine to be idle
 #   VERIFY=1                                   check that query.get returns exactly the stored value (0: skip)
 #   BUILD_TIMEOUT=900                          seconds allowed for the swift build
@@ -22,6 +23,7 @@ WARMUP=${WARMUP:-0.5}
 CONFIGS=${CONFIGS:-"1x1 50x1 1x16 50x16"}
 QUERYD_ARGS=${QUERYD_ARGS:---log-level warning}
 PIN=${PIN:-1}
+if [[ $EUID -eq 0 ]]; then NICE=${NICE:--10}; else NICE=${NICE:-0}; fi
 IDLE_WAIT=${IDLE_WAIT:-5}
 IDLE_BUSY_PCT=${IDLE_BUSY_PCT:-10}
 VERIFY=${VERIFY:-1}
@@ -83,6 +85,12 @@ if [[ "$PIN" == 1 ]] && command -v taskset >/dev/null && [[ $(nproc) -ge 2 ]] &&
     SERVER_PIN=(taskset -c 0)
     CLIENT_PIN=(taskset -c 1)
     PIN_NOTE="pinned with taskset: server on cpu 0, loadgen on cpu 1"
+fi
+PRIO_NOTE="normal priority"
+if [[ "$NICE" != 0 ]] && nice -n "$NICE" true 2>/dev/null; then
+    SERVER_PIN=(nice -n "$NICE" "${SERVER_PIN[@]}")
+    CLIENT_PIN=(nice -n "$NICE" "${CLIENT_PIN[@]}")
+    PRIO_NOTE="servers and loadgen at nice $NICE"
 fi
 
 # ---------- the value: a JSON object of exactly 1,024 bytes ----------
@@ -217,11 +225,13 @@ for cfg in $CONFIGS; do
 done
 
 # ---------- the table ----------
-fmt_int() { awk -v x="$1" 'BEGIN { printf "%.0f", x }' | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta'; }
+fmt_int() { # round and group thousands: 1234567.8 -> 1,234,568
+    awk -v x="$1" 'BEGIN { printf "%.0f", x }' | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta'
+}
 
 echo "queryd vs Redis, cache hit of a 1,024-byte value over a Unix socket ($START)"
 echo
-echo "- $(nproc) CPUs ($(awk -F': ' '/model name/{ print $2; exit }' /proc/cpuinfo)); $PIN_NOTE"
+echo "- $(nproc) CPUs ($(awk -F': ' '/model name/{ print $2; exit }' /proc/cpuinfo)); $PIN_NOTE; $PRIO_NOTE"
 echo "- $ROUNDS rounds per configuration, ${SECONDS_PER_RUN}s measured after ${WARMUP}s warm-up, redis then queryd"
 echo "  alternately; every figure is the median over the rounds"
 echo "- queryd: \`query.get {key:$KEY_JSON}\` (JSON-RPC line); redis: \`GET $REDIS_KEY\` (RESP); same 1,024-byte value"
@@ -230,8 +240,8 @@ if ((BUSY_RUNS > 0)); then
     echo "- WARNING: $BUSY_RUNS run(s) started while the machine was more than ${IDLE_BUSY_PCT}% busy"
 fi
 echo
-echo "| connections × in flight | queryd rps (median) | redis rps (median) | ratio | queryd p50/p99 µs | redis p50/p99 µs" \
-    "| queryd CPU µs/req | redis CPU µs/req |"
+echo "| connections × in flight | queryd rps (median) | redis rps (median) | ratio | queryd p50/p99 µs" \
+    "| redis p50/p99 µs | queryd CPU µs/req | redis CPU µs/req |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 total_errors=0
 for cfg in $CONFIGS; do

@@ -54,8 +54,9 @@ extension JSONReader {
         if isInteger {
             return try integerNumber(start: start, digits: integerStart..<integerEnd, negative: negative)
         }
-        let value = fastDouble(integer: integerStart..<integerEnd, fractionEnd: fractionEnd, exponent: exponent)
-            ?? Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+        let value =
+            fastDouble(integer: integerStart..<integerEnd, fractionEnd: fractionEnd, exponent: exponent)
+            ?? Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[integerStart..<i]), as: UTF8.self))
         guard let value, value.isFinite else {
             throw outOfRange(at: start)
         }
@@ -80,7 +81,9 @@ extension JSONReader {
             }
             if !overflow {
                 if !negative, magnitude <= UInt64(Int64.max) { return JSONNumber(Int64(magnitude)) }
-                if negative, magnitude <= UInt64(Int64.max) + 1 { return JSONNumber(Int64(truncatingIfNeeded: 0 &- magnitude)) }
+                if negative, magnitude <= UInt64(Int64.max) + 1 {
+                    return JSONNumber(Int64(truncatingIfNeeded: 0 &- magnitude))
+                }
             }
         }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<digits.upperBound]), as: UTF8.self)

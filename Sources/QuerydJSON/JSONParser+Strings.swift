@@ -12,23 +12,32 @@ extension JSONReader {
         let limit = end
         let raw = bytes
         while i < limit {
-            let c = raw[i]
-            // One range test covers the common case: printable ASCII other than '"' and '\\'.
-            if c &- 0x20 < 0x60, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\") {
-                i += 1
+            // Skip eight plain bytes at a time while a whole word is available.
+            if i + 8 <= limit, PlainBytes.isPlainWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+                i += 8
                 continue
             }
-            if c == UInt8(ascii: "\"") {
-                pos = i + 1
-                return String(decoding: UnsafeRawBufferPointer(rebasing: raw[start..<i]), as: UTF8.self)
+            // Otherwise look at the bytes of this word one at a time.
+            let wordEnd = min(i + 8, limit)
+            while i < wordEnd {
+                let c = raw[i]
+                // One range test covers the common case: printable ASCII other than '"' and '\\'.
+                if c &- 0x20 < 0x60, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\") {
+                    i += 1
+                    continue
+                }
+                if c == UInt8(ascii: "\"") {
+                    pos = i + 1
+                    return String(decoding: UnsafeRawBufferPointer(rebasing: raw[start..<i]), as: UTF8.self)
+                }
+                if c == UInt8(ascii: "\\") {
+                    return try parseEscapedString(open: open, firstEscape: i)
+                }
+                if c < 0x20 {
+                    throw controlCharacterError(at: i)
+                }
+                i = c < 0x80 ? i + 1 : try validateUTF8Sequence(at: i)
             }
-            if c == UInt8(ascii: "\\") {
-                return try parseEscapedString(open: open, firstEscape: i)
-            }
-            if c < 0x20 {
-                throw controlCharacterError(at: i)
-            }
-            i = c < 0x80 ? i + 1 : try validateUTF8Sequence(at: i)
         }
         throw JSONParseError(offset: open, message: "unterminated string")
     }

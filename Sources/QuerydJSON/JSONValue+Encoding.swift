@@ -33,13 +33,17 @@ extension JSONValue {
                 buffer.append(UInt8(ascii: ":"))
                 value.write(to: &buffer)
             } else {
+                var sorted: [SortedMember] = []
+                sorted.reserveCapacity(members.count)
+                for (name, value) in members { sorted.append(SortedMember(name: name, value: value)) }
+                sorted.sort { JSONWriter.utf8Precedes($0.name, $1.name) }
                 var first = true
-                for (name, value) in members.sorted(by: { JSONWriter.utf8Precedes($0.key, $1.key) }) {
+                for member in sorted {
                     if !first { buffer.append(UInt8(ascii: ",")) }
                     first = false
-                    JSONWriter.writeString(name, to: &buffer)
+                    JSONWriter.writeString(member.name, to: &buffer)
                     buffer.append(UInt8(ascii: ":"))
-                    value.write(to: &buffer)
+                    member.value.write(to: &buffer)
                 }
             }
             buffer.append(UInt8(ascii: "}"))
@@ -57,6 +61,13 @@ extension JSONValue {
     public var encodedString: String {
         String(decoding: encoded, as: UTF8.self)
     }
+}
+
+/// An object member being written in canonical order (a struct rather than a tuple so arrays of
+/// them are handled by specialized code).
+private struct SortedMember {
+    let name: String
+    let value: JSONValue
 }
 
 extension JSONValue: CustomStringConvertible {
@@ -136,6 +147,13 @@ public enum JSONWriter {
         var index = 0
         let count = utf8.count
         while index < count {
+            // Skip eight bytes at a time while none needs attention (see PlainBytes).
+            if index + 8 <= count,
+                PlainBytes.isPlainWord(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
             let c = utf8[index]
             if c >= 0x20, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\"), c != 0xE2 {
                 index += 1

@@ -118,7 +118,8 @@ public struct LineFramer: Sendable {
                 if line.count > maxLineBytes { throw rejectLine(remainder: bytes, from: start) }
                 if !LineFramer.isBlank(line) { onLine(line) }
             } else {
-                let endsInCR = part.isEmpty ? tail.last == LineFramer.carriageReturn : part.last == LineFramer.carriageReturn
+                let endsInCR =
+                    part.isEmpty ? tail.last == LineFramer.carriageReturn : part.last == LineFramer.carriageReturn
                 if tail.count + part.count - (endsInCR ? 1 : 0) > maxLineBytes {
                     releaseTail()
                     throw rejectLine(remainder: bytes, from: start)

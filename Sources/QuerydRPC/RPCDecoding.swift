@@ -33,7 +33,7 @@ public enum RPCDecoding {
             return .failure(RPCInvalid(id: nil, reason: notAnObjectReason(value)))
         }
         let envelope = Envelope(members)
-        let looksLikeResponse = envelope.method == nil && (envelope.result != nil || envelope.error != nil)
+        let looksLikeResponse = !envelope.hasMethod && (envelope.hasResult || envelope.hasError)
 
         var id: RPCID?
         if let rawID = envelope.id {
@@ -51,21 +51,22 @@ public enum RPCDecoding {
             return invalid(#"jsonrpc must be the string "2.0""#)
         }
         if let rawMethod = envelope.method {
-            if envelope.result != nil || envelope.error != nil {
+            if envelope.hasResult || envelope.hasError {
                 return invalid("a request cannot also carry result or error")
             }
             guard case .string(let method) = rawMethod else { return invalid("method must be a string") }
-            switch envelope.params {
+            let params = envelope.params
+            switch params {
             case nil, .array?, .object?: break
             default: return invalid("params must be an object or an array when present")
             }
-            if let id { return .success(.request(RPCRequest(id: id, method: method, params: envelope.params))) }
-            return .success(.notification(RPCNotification(method: method, params: envelope.params)))
+            if let id { return .success(.request(RPCRequest(id: id, method: method, params: params))) }
+            return .success(.notification(RPCNotification(method: method, params: params)))
         }
         guard looksLikeResponse else { return invalid("a request needs a method") }
         guard let id else { return invalid("a response needs an id") }
         if let result = envelope.result {
-            if envelope.error != nil { return invalid("a response cannot carry both result and error") }
+            if envelope.hasError { return invalid("a response cannot carry both result and error") }
             return .success(.response(RPCResponse(id: id, outcome: .success(result))))
         }
         guard let rawError = envelope.error, let error = RPCError(jsonValue: rawError) else {
@@ -74,29 +75,52 @@ public enum RPCDecoding {
         return .success(.response(RPCResponse(id: id, outcome: .failure(error))))
     }
 
-    /// The envelope members, collected in one pass over the object (cheaper than one hashed
-    /// lookup per member name for these small objects).
+    /// The envelope members, found in one pass over the object's keys (cheaper than one hashed
+    /// lookup per member name for these small objects); values are copied only when used.
     private struct Envelope {
-        var version: JSONValue?
-        var id: JSONValue?
-        var method: JSONValue?
-        var params: JSONValue?
-        var result: JSONValue?
-        var error: JSONValue?
+        typealias Members = [String: JSONValue]
+        let members: Members
+        var versionIndex: Members.Index?
+        var idIndex: Members.Index?
+        var methodIndex: Members.Index?
+        var paramsIndex: Members.Index?
+        var resultIndex: Members.Index?
+        var errorIndex: Members.Index?
 
-        init(_ members: [String: JSONValue]) {
-            for (name, value) in members {
-                switch name {
-                case "jsonrpc": version = value
-                case "id": id = value
-                case "method": method = value
-                case "params": params = value
-                case "result": result = value
-                case "error": error = value
+        init(_ members: Members) {
+            self.members = members
+            var index = members.startIndex
+            while index != members.endIndex {
+                let name = members.keys[index]
+                // Dispatch on the length first: one string comparison per member at most.
+                switch name.utf8.count {
+                case 2: if name == "id" { idIndex = index }
+                case 5: if name == "error" { errorIndex = index }
+                case 6:
+                    if name == "method" {
+                        methodIndex = index
+                    } else if name == "params" {
+                        paramsIndex = index
+                    } else if name == "result" {
+                        resultIndex = index
+                    }
+                case 7: if name == "jsonrpc" { versionIndex = index }
                 default: break
                 }
+                members.formIndex(after: &index)
             }
         }
+
+        private func value(_ index: Members.Index?) -> JSONValue? { index.map { members.values[$0] } }
+        var version: JSONValue? { value(versionIndex) }
+        var id: JSONValue? { value(idIndex) }
+        var method: JSONValue? { value(methodIndex) }
+        var params: JSONValue? { value(paramsIndex) }
+        var result: JSONValue? { value(resultIndex) }
+        var error: JSONValue? { value(errorIndex) }
+        var hasMethod: Bool { methodIndex != nil }
+        var hasResult: Bool { resultIndex != nil }
+        var hasError: Bool { errorIndex != nil }
     }
 
     private static func notAnObjectReason(_ value: JSONValue) -> String {

@@ -81,7 +81,7 @@ extension RPCError {
         RPCError(
             .invalidRequest,
             data: .object([
-                "reason": .string("message line longer than \(limit) bytes"),
+                "reason": .string("message exceeds \(limit) bytes"),
                 "limit": .number(JSONNumber(limit)),
             ]))
     }

@@ -11,19 +11,19 @@ public import QuerydJSON
 /// `{"jsonrpc":"2.0","method":…,"params":…}`. Every string, including an error's message and
 /// data, goes through the JSON encoder, so no raw control character reaches the wire.
 public enum RPCWriter {
-    private static let responseHead: [UInt8] = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
-    private static let resultKey: [UInt8] = Array(#","result":"#.utf8)
-    private static let errorKey: [UInt8] = Array(#","error":"#.utf8)
-    private static let methodKey: [UInt8] = Array(#","method":"#.utf8)
-    private static let notificationHead: [UInt8] = Array(#"{"jsonrpc":"2.0","method":"#.utf8)
-    private static let paramsKey: [UInt8] = Array(#","params":"#.utf8)
+    private static let responseHead: StaticString = #"{"jsonrpc":"2.0","id":"#
+    private static let resultKey: StaticString = #","result":"#
+    private static let errorKey: StaticString = #","error":"#
+    private static let methodKey: StaticString = #","method":"#
+    private static let notificationHead: StaticString = #"{"jsonrpc":"2.0","method":"#
+    private static let paramsKey: StaticString = #","params":"#
     private static let closeBrace = UInt8(ascii: "}")
 
     /// A success response with a result value.
     public static func result(id: RPCID, result: JSONValue, to out: inout [UInt8]) {
-        out.append(contentsOf: responseHead)
+        append(responseHead, to: &out)
         id.write(to: &out)
-        out.append(contentsOf: resultKey)
+        append(resultKey, to: &out)
         result.write(to: &out)
         out.append(closeBrace)
     }
@@ -31,11 +31,12 @@ public enum RPCWriter {
     /// A success response whose result is already encoded: `encodedResult` must be one
     /// compact JSON value (as produced by `JSONValue.write`), and is copied verbatim.
     public static func result(id: RPCID, encodedResult: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        let needed = out.count + responseHead.count + 24 + resultKey.count + encodedResult.count + 1
+        let needed =
+            out.count + responseHead.utf8CodeUnitCount + 24 + resultKey.utf8CodeUnitCount + encodedResult.count + 1
         if out.capacity < needed { out.reserveCapacity(max(needed, 2 * out.capacity)) }
-        out.append(contentsOf: responseHead)
+        append(responseHead, to: &out)
         id.write(to: &out)
-        out.append(contentsOf: resultKey)
+        append(resultKey, to: &out)
         out.append(contentsOf: encodedResult.assumingMemoryBound(to: UInt8.self))
         out.append(closeBrace)
     }
@@ -47,30 +48,36 @@ public enum RPCWriter {
 
     /// An error response; a nil id is written as `null` (the request's id was unknown).
     public static func error(id: RPCID?, error: RPCError, to out: inout [UInt8]) {
-        out.append(contentsOf: responseHead)
+        append(responseHead, to: &out)
         (id ?? .null).write(to: &out)
-        out.append(contentsOf: errorKey)
+        append(errorKey, to: &out)
         error.write(to: &out)
         out.append(closeBrace)
     }
 
     /// A request from this side (a server-to-client call such as `fetch`).
     public static func request(id: RPCID, method: String, params: JSONValue, to out: inout [UInt8]) {
-        out.append(contentsOf: responseHead)
+        append(responseHead, to: &out)
         id.write(to: &out)
-        out.append(contentsOf: methodKey)
+        append(methodKey, to: &out)
         JSONWriter.writeString(method, to: &out)
-        out.append(contentsOf: paramsKey)
+        append(paramsKey, to: &out)
         params.write(to: &out)
         out.append(closeBrace)
     }
 
     /// A notification (no id; the peer never answers it).
     public static func notification(method: String, params: JSONValue, to out: inout [UInt8]) {
-        out.append(contentsOf: notificationHead)
+        append(notificationHead, to: &out)
         JSONWriter.writeString(method, to: &out)
-        out.append(contentsOf: paramsKey)
+        append(paramsKey, to: &out)
         params.write(to: &out)
         out.append(closeBrace)
+    }
+
+    /// Appends a compile-time constant's UTF-8 bytes (no allocation, no reference counting).
+    @inline(__always)
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 }

@@ -14,11 +14,13 @@ struct Outbox {
     }
 
     private var entries: [Entry] = []
+    /// Pushes queued while a batch is being handled, appended when it is done.
+    private var heldPushes: [SubscriptionID]?
     private var latestPush: [SubscriptionID: QueryResult] = [:]
     /// Bytes of lines queued (pushes not counted until written).
     private(set) var queuedBytes = 0
 
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { entries.isEmpty && (heldPushes?.isEmpty ?? true) }
 
     /// Appends one line written by `write`, plus its newline.
     mutating func appendLine(_ write: (inout [UInt8]) -> Void) {
@@ -40,9 +42,24 @@ struct Outbox {
 
     /// Queues a push of `result` to `subscription`, replacing an unwritten older one.
     mutating func appendPush(_ result: QueryResult, to subscription: SubscriptionID) {
-        if latestPush.updateValue(result, forKey: subscription) == nil {
+        guard latestPush.updateValue(result, forKey: subscription) == nil else { return }
+        if heldPushes != nil {
+            heldPushes!.append(subscription)
+        } else {
             entries.append(.push(subscription))
         }
+    }
+
+    /// Queues new pushes aside until `releasePushes()`.
+    mutating func holdPushes() {
+        heldPushes = []
+    }
+
+    /// Appends the pushes held since `holdPushes()` after everything queued meanwhile.
+    mutating func releasePushes() {
+        guard let held = heldPushes else { return }
+        heldPushes = nil
+        entries.append(contentsOf: held.map(Entry.push))
     }
 
     /// Forgets unwritten pushes of a subscription that ended.

@@ -112,19 +112,26 @@ public final class Session {
 
     private func handle(batch members: [JSONValue]) {
         let decoded = members.map(RPCDecoding.decode)
-        let expected = decoded.reduce(0) { count, outcome in
-            switch outcome {
-            case .success(.request), .failure: return count + 1
-            case .success(.notification), .success(.response): return count
-            }
-        }
+        let expected = decoded.reduce(0) { count, outcome in Session.needsAnswer(outcome) ? count + 1 : count }
         let collector = expected > 0 ? BatchReply(session: self, expected: expected) : nil
+        // Pushes caused by the batch are written after its reply line when the batch completes
+        // at once, so a subscription made in the batch is answered before it is pushed to.
+        outbox.holdPushes()
+        defer { outbox.releasePushes() }
         var slot = 0
         for outcome in decoded {
             dispatch(outcome, batch: collector, slot: slot)
-            if case .success(.notification) = outcome { continue }
-            if case .success(.response) = outcome { continue }
-            slot += 1
+            if Session.needsAnswer(outcome) { slot += 1 }
+        }
+    }
+
+    /// Requests and invalid messages are answered; notifications and responses (even malformed
+    /// ones: answering an answer could loop between two peers) are not.
+    private static func needsAnswer(_ outcome: Result<RPCMessage, RPCInvalid>) -> Bool {
+        switch outcome {
+        case .success(.request): return true
+        case .success(.notification), .success(.response): return false
+        case .failure(let invalid): return !invalid.isResponse
         }
     }
 
@@ -134,6 +141,8 @@ public final class Session {
 
     private func dispatch(_ outcome: Result<RPCMessage, RPCInvalid>, batch: BatchReply?, slot: Int) {
         switch outcome {
+        case .failure(let invalid) where invalid.isResponse:
+            server.logger.debug("ignored a malformed response on connection \(connection): \(invalid.reason)")
         case .failure(let invalid):
             let reply = PendingReply(id: invalid.id ?? .null, session: self, batch: batch, slot: slot)
             reply.fail(.invalidRequest(invalid.reason))
@@ -230,9 +239,8 @@ public final class Session {
             if let data = result["data"] {
                 server.cache.attemptSucceeded(attempt, data: data)
             } else {
-                let reason = "a fetch result must be an object with a \"data\" member"
-                server.cache.attemptFailed(
-                    attempt, error: RPCError(.invalidRequest, "Invalid fetch result", data: ["reason": .string(reason)]).jsonValue)
+                // A result without data is a failed attempt (TanStack's "data is undefined").
+                server.cache.attemptFailed(attempt, error: ["code": -32602, "message": "data is undefined"])
             }
         case .failure(let error):
             server.cache.attemptFailed(attempt, error: error.jsonValue)

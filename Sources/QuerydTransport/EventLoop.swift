@@ -15,6 +15,7 @@ public final class EventLoop {
     private let thread: pthread_t
     private var owners: [ObjectIdentifier: any LoopHandleOwner] = [:]
     private var beforeSleep: BeforeSleepHook?
+    private var isRunning = false
 
     /// True once `close()` has closed every handle and `uv_loop_close` succeeded.
     public private(set) var isClosed = false
@@ -54,7 +55,10 @@ public final class EventLoop {
     /// Runs the loop (`UV_RUN_DEFAULT`) until `stop()` is called or no referenced handle is left.
     public func run() {
         assertInLoopThread()
+        precondition(!isRunning, "EventLoop.run() is not reentrant")
+        isRunning = true
         _ = uv_run(rawLoop, UV_RUN_DEFAULT)
+        isRunning = false
     }
 
     /// Makes `run()` return after the current iteration.
@@ -94,8 +98,11 @@ public final class EventLoop {
 
     /// Closes every handle created on this loop (timers, hooks, signal watchers, listeners, connections), runs the
     /// loop until their close callbacks have run, then closes the libuv loop. Sets `closeError` if that fails.
+    /// Listeners unlink their socket (if it is still theirs); connections get `connectionDidClose`. Call it after
+    /// `run()` has returned, never from inside a callback (libuv's `uv_run` is not reentrant).
     public func close() {
         assertInLoopThread()
+        precondition(!isRunning, "EventLoop.close() called from inside run(); stop() first")
         guard !isClosed else { return }
         closeAllHandles()
         if let error = uvFailure(uv_loop_close(rawLoop), "uv_loop_close") {

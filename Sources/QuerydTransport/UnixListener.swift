@@ -12,7 +12,7 @@ public final class UnixListener: LoopHandleOwner {
     public var onError: ((TransportError) -> Void)?
 
     private let loop: EventLoop
-    private let handle = allocateZeroed(uv_pipe_t.self)
+    private let handle: UnsafeMutablePointer<uv_pipe_t>
     private var closing = false
     private var boundDevice: UInt64 = 0
     private var boundInode: UInt64 = 0
@@ -27,6 +27,7 @@ public final class UnixListener: LoopHandleOwner {
         }
         self.loop = loop
         self.path = path
+        self.handle = allocateZeroed(uv_pipe_t.self)
         uvMustSucceed(uv_pipe_init(loop.rawLoop, handle, 0), "uv_pipe_init")
         retainOwner(self, in: asHandle(handle))
         loop.register(self)

@@ -23,6 +23,13 @@ final class Daemon {
 
     init(configuration: ServerConfiguration, socketPath: String, logger: Logger) throws {
         EventLoop.ignoreSIGPIPE()
+        // A parent may have started us with these blocked (threads of test runners do); the
+        // daemon must see them to shut down cleanly.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         self.configuration = configuration
         self.logger = logger
         loop = try EventLoop()

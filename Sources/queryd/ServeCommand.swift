@@ -4,6 +4,7 @@ import ArgumentParser
 import Glibc
 import Logging
 import QuerydServer
+import QuerydTransport
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,9 +55,9 @@ struct ServeCommand: ParsableCommand {
             logger.notice("replacing stale socket \(path)")
             unlink(path)
         case .live:
-            throw ValidationError("another queryd is already serving on \(path)")
+            throw Refusal("another queryd is already serving on \(path)")
         case .symlink, .notASocket:
-            throw ValidationError("\(path) exists and is not a socket; refusing to replace it")
+            throw Refusal("\(path) exists and is not a socket; refusing to replace it")
         }
         var configuration = ServerConfiguration()
         configuration.maxMessageBytes = maxMessageBytes
@@ -75,4 +76,10 @@ struct ServeCommand: ParsableCommand {
         }
         return result
     }
+}
+
+/// A reason not to start, printed to stderr; the process exits with status 1.
+struct Refusal: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

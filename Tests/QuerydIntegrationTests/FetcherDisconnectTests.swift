@@ -18,6 +18,7 @@ struct FetcherDisconnectTests {
             let backup = try daemon.connect()
             let backupID = try backup.registerFetcher(["x"])
             gone.close()
+            try control.waitForStats("fetchers", toBe: 1)
             try control.advance(100, to: clockStart + 100)
             let request = try backup.expectFetch(fetcher: backupID, key: ["x", 1], attempt: 2)
             try backup.respond(id: request, result: ["data": "from backup"])
@@ -42,6 +43,7 @@ struct FetcherDisconnectTests {
                 "query.fetch", ["key": ["y"], "options": ["retry": 1, "retryDelay": 100]])
             _ = try gone.expectFetch(fetcher: goneID, key: ["y"])
             gone.close()
+            try control.waitForStats("fetchers", toBe: 0)
             try control.advance(100, to: clockStart + 100)
             let listed = try control.result("queries.list", ["filter": ["key": ["y"]]])
             let row = listed.item(0) ?? nil
@@ -77,6 +79,8 @@ struct FetcherDisconnectTests {
                 try stayer.awaitResponse(id: stayID),
                 ["jsonrpc": "2.0", "id": stayID, "result": successState(["z"], data: "kept")])
             try fetcher.expectSilence()
+            try fetcher.waitForStats("connections", toBe: 2)
+            try fetcher.waitForStats("pendingRequests", toBe: 0)
         }
     }
 }

@@ -90,8 +90,8 @@ struct JsonRpcConformanceAdditionsTests {
             let hello = try client.result("server.hello", [:])
             let capabilities = (hello.member("capabilities")?.asArray ?? []).compactMap(\.asString)
             #expect(!capabilities.contains("test.subtract") && !capabilities.contains("feature:manual-clock"))
-            expectError(try client.call("test.subtract", [3, 1]), code: -32601, id: 1)
-            expectError(try client.call("clock.advance", ["ms": 1]), code: -32601, id: 2)
+            expectError(try client.call("test.subtract", [3, 1]), code: -32601, id: 2)
+            expectError(try client.call("clock.advance", ["ms": 1]), code: -32601, id: 3)
         }
     }
 

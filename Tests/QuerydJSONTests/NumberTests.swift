@@ -94,6 +94,11 @@ struct NumberTests {
         #expect(try number("0.30000000000000004").doubleValue == 0.30000000000000004)
         #expect(try number("123456789012345678.5").doubleValue == 123_456_789_012_345_678.5)
         #expect(try number("1e-400") == 0)
+        // Negative values on both the fast and the slow (strtod) path keep their sign.
+        #expect(try number("-0.5").doubleValue == -0.5)
+        #expect(try number("-1e-300").doubleValue == -1e-300)
+        #expect(try number("-123456789012345678.5").doubleValue == -123_456_789_012_345_678.5)
+        #expect(try number("-1e20").encodedString == "-1e+20")
     }
 
     @Test func magnitudeBeyondDoubleIsRejected() {

@@ -21,7 +21,7 @@ struct ParserAcceptTests {
         ("[-0]", [0]),
         ("[0e+1]", [0]),
         ("[0e1]", [0]),
-        ("[1E22]", .number(JSONNumber(1e22))),
+        ("[1E22]", .array([.number(JSONNumber(1e22))])),
         ("[1.5E-2]", [0.015]),
         ("[123e45]", .array([.number(JSONNumber(123e45))])),
         ("[123.456e78]", .array([.number(JSONNumber(123.456e78))])),

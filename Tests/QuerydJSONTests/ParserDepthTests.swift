@@ -21,7 +21,8 @@ struct ParserDepthTests {
 
     @Test func hundredThousandOpeningBracesFailFast() {
         let input = String(repeating: "{\"a\":", count: 100_000)
-        #expect(parseError(input, maxDepth: 64) == JSONParseError(offset: 320, message: "nesting deeper than 64 levels"))
+        #expect(
+            parseError(input, maxDepth: 64) == JSONParseError(offset: 320, message: "nesting deeper than 64 levels"))
     }
 
     @Test func scalarsHaveDepthZero() {
@@ -48,7 +49,9 @@ struct ParserDepthTests {
     @Test func mixedNestingCountsBothKinds() {
         // [ { "a": [ ] } ] has depth 3.
         #expect(parseError(#"[{"a":[]}]"#, maxDepth: 3) == nil)
-        #expect(parseError(#"[{"a":[]}]"#, maxDepth: 2) == JSONParseError(offset: 6, message: "nesting deeper than 2 levels"))
+        #expect(
+            parseError(#"[{"a":[]}]"#, maxDepth: 2)
+                == JSONParseError(offset: 6, message: "nesting deeper than 2 levels"))
     }
 
     @Test func siblingsDoNotAccumulateDepth() {

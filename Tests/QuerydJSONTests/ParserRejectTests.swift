@@ -150,8 +150,9 @@ struct ParserRejectTests {
     }
 
     @Test func errorDescriptionIncludesOffset() {
-        #expect(JSONParseError(offset: 7, message: "unterminated string").description
-            == "unterminated string (at byte 7)")
+        #expect(
+            JSONParseError(offset: 7, message: "unterminated string").description
+                == "unterminated string (at byte 7)")
     }
 }
 

@@ -99,7 +99,9 @@ struct ParserUnicodeTests {
     @Test func leadingBOMIsRejectedWithAClearMessage() {
         let input: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("{}".utf8)
         #expect(parseError(input) == JSONParseError(offset: 0, message: "a UTF-8 byte order mark (BOM) is not allowed"))
-        #expect(parseError([0xEF, 0xBB, 0xBF]) == JSONParseError(offset: 0, message: "a UTF-8 byte order mark (BOM) is not allowed"))
+        #expect(
+            parseError([0xEF, 0xBB, 0xBF])
+                == JSONParseError(offset: 0, message: "a UTF-8 byte order mark (BOM) is not allowed"))
         // A BOM inside a string is just U+FEFF.
         #expect(parsed("\"\u{FEFF}\"") == "\u{FEFF}")
     }
@@ -111,6 +113,38 @@ struct ParserUnicodeTests {
             #expect(error?.message.hasPrefix("raw control character") == true)
         }
         #expect(parsed("\"\u{7F}\"") == "\u{7F}")
+    }
+
+    @Test func specialBytesAreFoundAtEveryPositionOfLongStrings() throws {
+        // The scanner skips eight plain bytes at a time; check each special byte at each offset.
+        for length in 1...24 {
+            for position in 0..<length {
+                var plain = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                plain[position] = 0x0A
+                #expect(
+                    parseError([0x22] + plain + [0x22])
+                        == JSONParseError(
+                            offset: 1 + position, message: "raw control character 0x0A in a string (must be escaped)"))
+                plain[position] = 0xFF
+                #expect(
+                    parseError([0x22] + plain + [0x22])
+                        == JSONParseError(offset: 1 + position, message: "invalid UTF-8"))
+                plain[position] = UInt8(ascii: "\"")
+                #expect(
+                    parseError([0x22] + plain + [0x22])
+                        == JSONParseError(
+                            offset: 2 + position,
+                            message: "trailing characters after the JSON value (one JSON value per line)"))
+                var escaped = Array(String(repeating: "y", count: length).utf8)
+                escaped.insert(contentsOf: Array("\\u00e9".utf8), at: position)
+                let expected =
+                    String(repeating: "y", count: position) + "é" + String(repeating: "y", count: length - position)
+                #expect(try JSONParser.parse([0x22] + escaped + [0x22]) == .string(expected))
+                var accented = Array(String(repeating: "z", count: length).utf8)
+                accented.insert(contentsOf: [0xC3, 0xA9], at: position)
+                #expect(try JSONParser.parse([0x22] + accented + [0x22]).stringValue?.utf8.count == length + 2)
+            }
+        }
     }
 
     @Test func escapedNULIsData() throws {

@@ -8,8 +8,14 @@ import Testing
 struct ConformanceTests {
     @Test("C1–C4: requests with positional and named params")
     func requests() {
-        #expect(outcomes(#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#) == [.request(1, "subtract")])
-        #expect(outcomes(#"{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}"#) == [.request(2, "subtract")])
+        #expect(
+            outcomes(#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#) == [
+                .request(1, "subtract")
+            ])
+        #expect(
+            outcomes(#"{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}"#) == [
+                .request(2, "subtract")
+            ])
         #expect(
             outcomes(#"{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}"#)
                 == [.request(3, "subtract")])
@@ -22,15 +28,19 @@ struct ConformanceTests {
     func paramsKept() throws {
         let positional = try decode(#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#)
         #expect(positional == .success(.request(RPCRequest(id: 1, method: "subtract", params: [42, 23]))))
-        let named = try decode(#"{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}"#)
-        #expect(named == .success(.request(RPCRequest(id: 3, method: "subtract", params: ["minuend": 42, "subtrahend": 23]))))
+        let named = try decode(
+            #"{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}"#)
+        #expect(
+            named
+                == .success(.request(RPCRequest(id: 3, method: "subtract", params: ["minuend": 42, "subtrahend": 23]))))
         let bare = try decode(#"{"jsonrpc": "2.0", "method": "get_data", "id": "9"}"#)
         #expect(bare == .success(.request(RPCRequest(id: "9", method: "get_data", params: nil))))
     }
 
     @Test("C5, C6: notifications with and without params")
     func notifications() throws {
-        #expect(outcomes(#"{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}"#) == [.notification("update")])
+        #expect(
+            outcomes(#"{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}"#) == [.notification("update")])
         #expect(outcomes(#"{"jsonrpc": "2.0", "method": "foobar"}"#) == [.notification("foobar")])
         let decoded = try decode(#"{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}"#)
         #expect(decoded == .success(.notification(RPCNotification(method: "update", params: [1, 2, 3, 4, 5]))))
@@ -45,11 +55,17 @@ struct ConformanceTests {
     func parseErrors() {
         #expect(outcomes(#"{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]"#) == [.parseError])
         #expect(
-            outcomes(#"[{"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"}, {"jsonrpc": "2.0", "method"]"#)
+            outcomes(
+                #"[{"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"}, {"jsonrpc": "2.0", "method"]"#)
                 == [.parseError])
         #expect(
             outcomes(#"{"jsonrpc":"2.0","method":"ping","id":1}{"jsonrpc":"2.0","method":"ping","id":2}"#)
                 == [.parseError])
+    }
+
+    @Test("a duplicated envelope member is refused by the parser (catalogue entry 26), so it is a parse error")
+    func duplicateMembers() {
+        #expect(outcomes(#"{"jsonrpc":"2.0","method":"ping","id":1,"id":2}"#) == [.parseError])
     }
 
     @Test("C9: a malformed request without id is invalid, with a null id")
@@ -104,7 +120,8 @@ struct ConformanceTests {
     func numericIDs() throws {
         #expect(outcomes(#"{"jsonrpc":"2.0","method":"ping","id":0}"#) == [.request(0, "ping")])
         #expect(outcomes(#"{"jsonrpc":"2.0","method":"ping","id":-7}"#) == [.request(-7, "ping")])
-        #expect(outcomes(#"{"jsonrpc":"2.0","method":"ping","id":1.5}"#) == [.request(.number(JSONNumber(1.5)), "ping")])
+        #expect(
+            outcomes(#"{"jsonrpc":"2.0","method":"ping","id":1.5}"#) == [.request(.number(JSONNumber(1.5)), "ping")])
         #expect(
             outcomes(#"{"jsonrpc":"2.0","method":"ping","id":9007199254740993}"#)
                 == [.request(.number(JSONNumber(Int64(9_007_199_254_740_993))), "ping")])
@@ -149,7 +166,8 @@ struct ConformanceTests {
 
     @Test("C24, C25: CRLF and blank lines in a multi-message stream")
     func framingInStream() {
-        let stream = "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\r\n\n  \r\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":2}"
+        let stream =
+            #"{"jsonrpc":"2.0","method":"ping","id":1}"# + "\r\n\n  \r\n" + #"{"jsonrpc":"2.0","method":"ping","id":2}"#
         #expect(outcomes(stream) == [.request(1, "ping"), .request(2, "ping")])
         #expect(outcomes("\n\n\r\n").isEmpty)
     }

@@ -56,4 +56,3 @@ func outcomes(_ text: String) -> [LineOutcome] {
 func decode(_ text: String) throws -> Result<RPCMessage, RPCInvalid> {
     RPCDecoding.decode(try JSONParser.parse(text))
 }
-

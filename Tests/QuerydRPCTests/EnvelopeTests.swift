@@ -21,7 +21,10 @@ struct EnvelopeTests {
         let expected = RPCError(.fetchFailed, "boom", data: ["status": 503])
         #expect(decoded == .success(.response(RPCResponse(id: 5, outcome: .failure(expected)))))
         let plain = try decode(#"{"jsonrpc":"2.0","id":null,"error":{"code":7,"message":""}}"#)
-        #expect(plain == .success(.response(RPCResponse(id: .null, outcome: .failure(RPCError(RPCErrorCode(rawValue: 7), ""))))))
+        #expect(
+            plain
+                == .success(
+                    .response(RPCResponse(id: .null, outcome: .failure(RPCError(RPCErrorCode(rawValue: 7), ""))))))
     }
 
     @Test("malformed responses are invalid, flagged as responses, with the legal id kept")
@@ -30,7 +33,8 @@ struct EnvelopeTests {
         #expect(outcomes(#"{"jsonrpc":"2.0","id":5,"error":{"code":1.5,"message":"m"}}"#) == [.invalidResponse(5)])
         #expect(outcomes(#"{"jsonrpc":"2.0","id":5,"error":{"code":1}}"#) == [.invalidResponse(5)])
         #expect(outcomes(#"{"jsonrpc":"2.0","id":5,"error":"failed"}"#) == [.invalidResponse(5)])
-        #expect(outcomes(#"{"jsonrpc":"2.0","id":5,"result":1,"error":{"code":1,"message":"m"}}"#) == [.invalidResponse(5)])
+        #expect(
+            outcomes(#"{"jsonrpc":"2.0","id":5,"result":1,"error":{"code":1,"message":"m"}}"#) == [.invalidResponse(5)])
         #expect(outcomes(#"{"jsonrpc":"2.0","result":1}"#) == [.invalidResponse(nil)])
         #expect(outcomes(#"{"jsonrpc":"2.0","id":[5],"result":1}"#) == [.invalidResponse(nil)])
         #expect(outcomes(#"{"id":5,"result":1}"#) == [.invalidResponse(5)])
@@ -77,7 +81,10 @@ struct EnvelopeTests {
             (#"{"jsonrpc":"2.0"}"#, "a request needs a method"),
             (#"{"jsonrpc":"2.0","result":1}"#, "a response needs an id"),
             (#"{"jsonrpc":"2.0","id":1,"result":1,"error":{}}"#, "a response cannot carry both result and error"),
-            (#"{"jsonrpc":"2.0","id":1,"error":{}}"#, "error must be an object with an integer code and a string message"),
+            (
+                #"{"jsonrpc":"2.0","id":1,"error":{}}"#,
+                "error must be an object with an integer code and a string message"
+            ),
         ]
         for (text, reason) in cases {
             guard case .failure(let invalid) = try decode(text) else {

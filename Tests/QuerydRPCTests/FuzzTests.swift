@@ -58,22 +58,31 @@ struct FuzzTests {
         for _ in 0..<300 {
             let id = ids.randomElement(using: &random)!
             let param = params.randomElement(using: &random)!
-            let method = String((0..<Int.random(in: 0...6, using: &random)).map { _ in "ab.é\n/$".randomElement(using: &random)! })
+            let method = String(
+                (0..<Int.random(in: 0...6, using: &random)).map { _ in "ab.é\n/$".randomElement(using: &random)! })
             var out: [UInt8] = []
             switch Int.random(in: 0..<4, using: &random) {
             case 0:
                 RPCWriter.request(id: id, method: method, params: param, to: &out)
-                #expect(RPCDecoding.decode(try JSONParser.parse(out)) == .success(.request(RPCRequest(id: id, method: method, params: param))))
+                #expect(
+                    RPCDecoding.decode(try JSONParser.parse(out))
+                        == .success(.request(RPCRequest(id: id, method: method, params: param))))
             case 1:
                 RPCWriter.notification(method: method, params: param, to: &out)
-                #expect(RPCDecoding.decode(try JSONParser.parse(out)) == .success(.notification(RPCNotification(method: method, params: param))))
+                #expect(
+                    RPCDecoding.decode(try JSONParser.parse(out))
+                        == .success(.notification(RPCNotification(method: method, params: param))))
             case 2:
                 RPCWriter.result(id: id, result: param, to: &out)
-                #expect(RPCDecoding.decode(try JSONParser.parse(out)) == .success(.response(RPCResponse(id: id, outcome: .success(param)))))
+                #expect(
+                    RPCDecoding.decode(try JSONParser.parse(out))
+                        == .success(.response(RPCResponse(id: id, outcome: .success(param)))))
             default:
                 let error = RPCError(.limitExceeded, method, data: param)
                 RPCWriter.error(id: id, error: error, to: &out)
-                #expect(RPCDecoding.decode(try JSONParser.parse(out)) == .success(.response(RPCResponse(id: id, outcome: .failure(error)))))
+                #expect(
+                    RPCDecoding.decode(try JSONParser.parse(out))
+                        == .success(.response(RPCResponse(id: id, outcome: .failure(error)))))
             }
         }
     }
@@ -110,7 +119,10 @@ private func check(_ line: UnsafeRawBufferPointer, _ kinds: inout [String: Int])
             kinds["request", default: 0] += 1
             RPCWriter.request(id: request.id, method: request.method, params: request.params ?? [], to: &out)
             let again = RPCDecoding.decode((try? JSONParser.parse(out)) ?? .null)
-            #expect(again == .success(.request(RPCRequest(id: request.id, method: request.method, params: request.params ?? []))))
+            #expect(
+                again
+                    == .success(
+                        .request(RPCRequest(id: request.id, method: request.method, params: request.params ?? []))))
         case .success(.notification(let notification)):
             kinds["notification", default: 0] += 1
             RPCWriter.notification(method: notification.method, params: notification.params ?? [], to: &out)

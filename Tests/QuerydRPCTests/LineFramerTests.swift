@@ -3,6 +3,9 @@
 import QuerydRPC
 import Testing
 
+/// 1 800 bytes of multi-byte UTF-8, for a long line that still fits.
+let longText = String(repeating: "é€😀", count: 200)
+
 /// Realistic inputs: CRLF, blank and whitespace-only lines, long lines, a final line without
 /// newline. Each is framed with the limit given next to it.
 let transcripts: [(name: String, text: String, limit: Int)] = [
@@ -16,7 +19,7 @@ let transcripts: [(name: String, text: String, limit: Int)] = [
           \t
         [{"jsonrpc":"2.0","method":"ping","id":2},{"jsonrpc":"2.0","method":"ping"}]\r
         \r\r
-        {"jsonrpc":"2.0","method":"query.set","params":{"key":["t"],"data":"\(String(repeating: "é€😀", count: 200))"},"id":3}
+        {"jsonrpc":"2.0","method":"query.set","params":{"key":["t"],"data":"\(longText)"},"id":3}
         {"jsonrpc":"2.0","result":{"data":[1,2,3]},"id":"s:17"}
         """,
         4096

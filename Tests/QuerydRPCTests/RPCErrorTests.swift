@@ -34,8 +34,11 @@ struct RPCErrorTests {
         #expect(error.jsonValue == ["code": -32001, "message": "upstream 503", "data": ["status": 503]])
         #expect(RPCError(jsonValue: error.jsonValue) == error)
         #expect(RPCError(.timeout).jsonValue == ["code": -32004, "message": "Timeout"])
-        #expect(RPCError(jsonValue: ["code": 12, "message": "m", "data": .null]) == RPCError(RPCErrorCode(rawValue: 12), "m", data: .null))
-        #expect(RPCError(jsonValue: ["code": 12, "message": "m", "extra": 1]) == RPCError(RPCErrorCode(rawValue: 12), "m"))
+        #expect(
+            RPCError(jsonValue: ["code": 12, "message": "m", "data": .null])
+                == RPCError(RPCErrorCode(rawValue: 12), "m", data: .null))
+        #expect(
+            RPCError(jsonValue: ["code": 12, "message": "m", "extra": 1]) == RPCError(RPCErrorCode(rawValue: 12), "m"))
     }
 
     @Test("malformed error objects are refused")
@@ -56,7 +59,9 @@ struct RPCErrorTests {
             error
                 == RPCError(
                     .parseError, "Parse error",
-                    data: ["offset": 17, "reason": "unexpected character", "hint": "send one JSON-RPC message per line"]))
+                    data: [
+                        "offset": 17, "reason": "unexpected character", "hint": "send one JSON-RPC message per line",
+                    ]))
         var out: [UInt8] = []
         RPCWriter.error(id: nil, error: error, to: &out)
         #expect(
@@ -83,6 +88,6 @@ struct RPCErrorTests {
         #expect(RPCError.invalidRequest("why") == RPCError(.invalidRequest, "Invalid Request", data: ["reason": "why"]))
         #expect(
             RPCError.lineTooLong(limit: 16)
-                == RPCError(.invalidRequest, data: ["reason": "message line longer than 16 bytes", "limit": 16]))
+                == RPCError(.invalidRequest, data: ["reason": "message exceeds 16 bytes", "limit": 16]))
     }
 }

@@ -105,12 +105,14 @@ struct RPCWriterTests {
         let decoded = RPCDecoding.decode(try JSONParser.parse(out))
         #expect(
             decoded
-                == .success(.request(RPCRequest(id: "line\nbreak\u{2028}", method: "m\r", params: ["text": "a\nb\u{0}c"]))))
+                == .success(
+                    .request(RPCRequest(id: "line\nbreak\u{2028}", method: "m\r", params: ["text": "a\nb\u{0}c"]))))
         out.removeAll()
         let error = RPCError(.mutationFailed, "bad\nthing", data: ["nested": ["x": [1, 2.5, "\u{1}"]]])
         RPCWriter.error(id: 9, error: error, to: &out)
         #expect(!out.contains(0x0A) && !out.contains(0x0D))
         #expect(
-            RPCDecoding.decode(try JSONParser.parse(out)) == .success(.response(RPCResponse(id: 9, outcome: .failure(error)))))
+            RPCDecoding.decode(try JSONParser.parse(out))
+                == .success(.response(RPCResponse(id: 9, outcome: .failure(error)))))
     }
 }

@@ -13,13 +13,13 @@ import Testing
         let (client, recorder) = try connectRecordedClient(loop, path: path)
         client.startReading()
         var expected: [UInt8] = []
-        for index in 0 ..< 400 {
+        for index in 0..<400 {
             let line = Array("line \(index) {\"jsonrpc\":\"2.0\"}\n".utf8)
             expected += line
             var offset = 0
             while offset < line.count {
                 let length = min(1 + index % 3, line.count - offset)
-                client.write(Array(line[offset ..< offset + length]))
+                client.write(Array(line[offset..<offset + length]))
                 offset += length
             }
         }
@@ -54,7 +54,7 @@ import Testing
         let loop = try makeLoop()
         let path = temporarySocketPath()
         let server = try TestServer(loop: loop, path: path) { connection, recorder in
-            recorder.onEOF = { connection in
+            recorder.onEOF = { [unowned recorder] connection in
                 connection.write(Array("pong:".utf8) + recorder.received)
                 connection.closeAfterWrites()
             }
@@ -101,7 +101,7 @@ import Testing
         let serverConnection = server.connections[0]
         #expect(serverConnection.writeQueueSize == 0)
         let chunk = pattern(1_024 * 1_024)
-        for _ in 0 ..< 16 {
+        for _ in 0..<16 {
             serverConnection.write(chunk)
         }
         let queued = serverConnection.writeQueueSize
@@ -176,7 +176,7 @@ import Testing
         spin(loop) { server.connections.count == 1 }
         Glibc.close(client)
         let connection = server.connections[0]
-        for _ in 0 ..< 4 where !connection.isClosed {
+        for _ in 0..<4 where !connection.isClosed {
             connection.write(pattern(1_024))
             runIterations(loop, 5)
         }

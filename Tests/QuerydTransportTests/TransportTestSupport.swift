@@ -35,7 +35,7 @@ func spin(
 
 /// Runs exactly `count` non-blocking iterations.
 func runIterations(_ loop: EventLoop, _ count: Int) {
-    for _ in 0 ..< count {
+    for _ in 0..<count {
         _ = uv_run(loop.rawLoop, UV_RUN_NOWAIT)
     }
 }
@@ -147,7 +147,7 @@ func connectRecordedClient(_ loop: EventLoop, path: String) throws -> (StreamCon
 
 /// A deterministic byte pattern of `count` bytes.
 func pattern(_ count: Int) -> [UInt8] {
-    (0 ..< count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ ($0 >> 9)) }
+    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ ($0 >> 9)) }
 }
 
 /// A blocking POSIX client socket connected to `path` (the listener's backlog accepts it without the loop).
@@ -185,6 +185,6 @@ func posixReadToEOF(_ descriptor: Int32) -> [UInt8] {
     while true {
         let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
         if count <= 0 { return all }
-        all.append(contentsOf: chunk[0 ..< count])
+        all.append(contentsOf: chunk[0..<count])
     }
 }

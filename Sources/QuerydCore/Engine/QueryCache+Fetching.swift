@@ -228,7 +228,7 @@ extension QueryCache {
         case .attempting where !run.lastAttemptCancellable, .waitingToRetry where !run.lastAttemptCancellable:
             run.retriesCancelled = true
         default:
-            cancelFetch(query, revert: true, reason: "nobody wants the result")
+            cancelFetch(query, revert: true, reason: "cancelled")
         }
     }
 

@@ -69,7 +69,7 @@ extension QueryCache {
     /// Cancels the running fetch of every matched query, reverting its state.
     public func cancelQueries(_ filter: QueryFilter) -> Int {
         let matched = matching(filter)
-        for query in matched { cancelFetch(query, revert: true, reason: "queries.cancel") }
+        for query in matched { cancelFetch(query, revert: true, reason: "cancelled") }
         return matched.count
     }
 
@@ -78,11 +78,12 @@ extension QueryCache {
     public func removeQueries(_ filter: QueryFilter) -> Int {
         let matched = matching(filter)
         for query in matched {
-            dropFetch(query, reason: "queries.remove")
+            dropFetch(query, reason: "removed")
             forget(query)
             guard !query.subscriptions.isEmpty else { continue }
             let fresh = obtainQuery(query.key, options: query.lastOptions)
             fresh.gcTime = query.gcTime
+            fresh.continueVersion(after: query)
             for subscription in query.subscriptions {
                 subscription.query = fresh
                 subscription.lastSelected = nil
@@ -100,7 +101,7 @@ extension QueryCache {
     public func resetQueries(_ filter: QueryFilter) -> Int {
         let matched = matching(filter)
         for query in matched {
-            dropFetch(query, reason: "queries.reset")
+            dropFetch(query, reason: "reset")
             let options = query.lastOptions
             query.state = QueryState(
                 initialData: options.initialData, initialDataUpdatedAt: options.initialDataUpdatedAt, now: now)

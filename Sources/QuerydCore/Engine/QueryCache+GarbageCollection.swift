@@ -3,9 +3,12 @@
 // it too, so no unused query stays forever (TanStack leaves reset queries uncollected).
 
 extension QueryCache {
-    /// Arms the gc timer of a query that has no subscriptions and no running fetch.
-    func collectWhenUnused(_ query: Query) {
+    /// Arms the gc timer of a query that has no subscriptions and no running fetch. With
+    /// `restart` (a fetch settled, the last subscriber left) the countdown starts again; without
+    /// (a cache hit, a write) an armed timer is left as it is, as TanStack does.
+    func collectWhenUnused(_ query: Query, restart: Bool = true) {
         guard query.subscriptions.isEmpty, query.run == nil, queries[query.key] === query else { return }
+        if !restart, query.gcTimer != nil { return }
         if let timer = query.gcTimer {
             scheduler.cancel(timer)
             query.gcTimer = nil

@@ -37,7 +37,7 @@ extension QueryCache {
             }
         if usable {
             completion(.success(result(of: query, staleTime: resolved.staleTime, select: resolved.select)))
-            collectWhenUnused(query)
+            collectWhenUnused(query, restart: false)
             return nil
         }
         let run = startFetch(query, options: resolved, cancelRefetch: false)
@@ -52,16 +52,15 @@ extension QueryCache {
         if query.isStale(staleTime: resolved.staleTime, now: now) {
             startFetch(query, options: resolved, cancelRefetch: false)
         } else {
-            collectWhenUnused(query)
+            collectWhenUnused(query, restart: false)
         }
     }
 
-    /// The query's state seen with no subscription's options (query-level staleness), or nil.
+    /// The query's state seen with no subscription's options: `isStale` uses the default
+    /// staleTime 0 (so any data is stale), or nil when the key is not cached.
     public func state(of key: QueryKey) -> QueryResult? {
         guard let query = queries[key] else { return nil }
-        var view = result(of: query, staleTime: .milliseconds(0))
-        view.isStale = query.isStaleForFilters(now: now)
-        return view
+        return result(of: query, staleTime: .milliseconds(0))
     }
 
     /// Writes data (or a merge patch) as a successful update at `updatedAt` (default now); creates
@@ -81,7 +80,7 @@ extension QueryCache {
             run.revertState.fetchStatus = .idle
         }
         publish(query)
-        collectWhenUnused(query)
+        collectWhenUnused(query, restart: false)
         return state(of: key)!
     }
 
@@ -108,11 +107,11 @@ extension QueryCache {
             })
     }
 
-    /// Refetches the query for `key` (creating it if absent) with its last options; `completion`
-    /// gets the query-level state once settled, also when the fetch failed.
+    /// Refetches the cached query for `key` with its last options; `completion` gets the
+    /// query-level state once settled, also when the fetch failed. Nil when `key` is not cached.
     @discardableResult
-    public func refetch(key: QueryKey, cancelRefetch: Bool, completion: @escaping FetchCompletion) -> WaiterToken {
-        let query = queries[key] ?? obtainQuery(key, options: resolve(QueryOptions(), for: key, defaultRetry: 0))
+    public func refetch(key: QueryKey, cancelRefetch: Bool, completion: @escaping FetchCompletion) -> WaiterToken? {
+        guard let query = queries[key] else { return nil }
         let run = startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
         return addWaiter(
             to: run, of: query, options: query.lastOptions, acceptsFailedState: true,
@@ -128,7 +127,7 @@ extension QueryCache {
     /// Cancels the query's running fetch (see `cancelFetch`); nothing happens when none runs.
     public func cancel(key: QueryKey, revert: Bool) {
         guard let query = queries[key] else { return }
-        cancelFetch(query, revert: revert, reason: "query.cancel")
+        cancelFetch(query, revert: revert, reason: "cancelled")
     }
 
     /// Ends every wait with `failure` (at shutdown); completions are called.

@@ -48,11 +48,11 @@ extension QueryCache {
             query.lastOptions = resolved
         }
         // TanStack's shouldFetchOptionally: a new query, or a subscription just enabled, fetches
-        // when its data is stale (whatever refetchOnSubscribe says).
+        // when its data is stale (whatever refetchOnSubscribe says); missing data is always stale,
+        // even for staleTime "static".
         let switched = query !== previousQuery
         let enabledNow = resolved.enabled && !previousOptions.enabled
-        if resolved.enabled, switched || enabledNow, resolved.staleTime != .static,
-            query.isStale(staleTime: resolved.staleTime, now: now)
+        if resolved.enabled, switched || enabledNow, query.isStale(staleTime: resolved.staleTime, now: now)
         {
             startFetch(query, options: resolved, cancelRefetch: false)
         }

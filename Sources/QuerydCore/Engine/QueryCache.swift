@@ -73,10 +73,13 @@ public final class QueryCache {
             existing.adoptGcTime(options.gcTime)
             if existing.state.data == nil, let initial = options.initialData {
                 // Initial data applies whenever the query has none yet, even mid-fetch.
-                existing.state.data = initial
-                existing.state.dataUpdatedAt = options.initialDataUpdatedAt ?? now
-                existing.state.status = .success
-                existing.state.error = nil
+                var state = existing.state
+                state.data = initial
+                state.dataUpdatedAt = options.initialDataUpdatedAt ?? now
+                state.status = .success
+                state.error = nil
+                existing.state = state
+                publish(existing)
             }
             return existing
         }
@@ -154,8 +157,13 @@ public final class QueryCache {
 
     /// Recomputes one subscription's view, pushes it if it changed, and re-arms its stale timer.
     func refresh(_ subscription: Subscription) {
-        let current = result(of: subscription)
+        var current = result(of: subscription)
         if current != subscription.lastResult {
+            if let last = subscription.lastResult, current.version <= last.version {
+                // Only the view changed (the stale flip): the push still needs a newer version.
+                subscription.query.bumpVersion()
+                current.version = subscription.query.version
+            }
             subscription.lastResult = current
             delegate?.cache(self, push: current, to: subscription.id, connection: subscription.connection)
         }

@@ -43,35 +43,11 @@ public struct KeyIndex<ID: Hashable> {
         let elements = key.elements
         var node = root
         for element in elements.dropLast() {
-            node = node.withSlot(element) { slot in
-                switch slot {
-                case .node(let next)?:
-                    return next
-                case .leaf(let leafID)?:
-                    let next = KeyIndexNode<ID>(ids: [leafID])
-                    slot = .node(next)
-                    return next
-                case nil:
-                    let next = KeyIndexNode<ID>()
-                    slot = .node(next)
-                    return next
-                }
-            }
+            node = node.descend(element)
         }
-        let inserted = node.withSlot(elements[elements.count - 1]) { slot in
-            switch slot {
-            case nil:
-                slot = .leaf(id)
-            case .leaf(let existing)?:
-                if existing == id { return false }
-                slot = .node(KeyIndexNode(ids: [existing, id]))
-            case .node(let end)?:
-                if end.ids.contains(id) { return false }
-                end.ids.append(id)
-            }
-            return true
+        if node.insert(elements[elements.count - 1], id) {
+            storedCount += 1
         }
-        if inserted { storedCount += 1 }
     }
 
     /// Removes `id` from under `key`, pruning trie nodes left empty. Does nothing when the pair
@@ -81,41 +57,22 @@ public struct KeyIndex<ID: Hashable> {
         makeUnique()
         let elements = key.elements
         var path: [(parent: KeyIndexNode<ID>, element: JSONValue)] = []
-        path.reserveCapacity(elements.count)
+        path.reserveCapacity(elements.count - 1)
         var node = root
         for element in elements.dropLast() {
-            guard case .node(let next)? = node.child(element) else { return }
+            guard let next = node.node(element) else { return }
             path.append((node, element))
             node = next
         }
-        let last = elements[elements.count - 1]
-        switch node.child(last) {
-        case nil:
-            return
-        case .leaf(let existing)?:
-            guard existing == id else { return }
-            node.setChild(last, nil)
-        case .node(let end)?:
-            guard let position = end.ids.firstIndex(of: id) else { return }
-            end.ids.remove(at: position)
-            if end.isEmpty {
-                node.setChild(last, nil)
-            } else if end.ids.count == 1, end.hasNoChildren {
-                node.setChild(last, .leaf(end.ids[0]))
-            }
-        }
+        guard node.remove(elements[elements.count - 1], id) else { return }
         storedCount -= 1
-        // Walk back up: drop nodes left empty, and turn a node holding one id alone back into a leaf.
+        // Walk back up: prune nodes left empty; a node reduced to one id and no children becomes a
+        // bare leaf again. Ancestors of a node that is not empty are unchanged.
         while let (parent, element) = path.popLast() {
-            if node.isEmpty {
-                parent.setChild(element, nil)
-                node = parent
-                continue
-            }
-            if node.ids.count == 1, node.hasNoChildren {
-                parent.setChild(element, .leaf(node.ids[0]))
-            }
-            break
+            let wasEmpty = node.isEmpty
+            parent.settle(element, node)
+            guard wasEmpty else { break }
+            node = parent
         }
     }
 

@@ -1,65 +1,29 @@
 // The trie node behind `KeyIndex`: one level of key elements, split by kind.
 //
-// Scalar elements (null, booleans, numbers, strings) are found by exact hashed lookup. Arrays and
-// objects are kept apart so that a structured filter element only scans the siblings of its own
-// kind with `partialMatch`. A key that ends where nothing continues is stored as a bare `.leaf`,
-// so a million keys `["todos", i]` cost one dictionary entry each and no node allocation.
+// Scalar elements are found by exact hashed lookup, in maps keyed as compactly as possible:
+// integers (the common `["todos", 42]`) by Int64, strings by String, other scalars by JSONValue.
+// Arrays and objects are kept apart so that a structured filter element only scans the siblings
+// of its own kind with `partialMatch`. Each kind holds bare leaves and full nodes separately
+// (see `KeyIndexChildren`), so a million keys `["todos", i]` allocate no node per key.
 
 public import QuerydJSON
-
-/// One entry below a trie node: either the id of a key that ends here with nothing below it, or a
-/// full node (ids of keys ending here plus deeper children).
-@usableFromInline
-enum KeyIndexChild<ID: Hashable> {
-    case leaf(ID)
-    case node(KeyIndexNode<ID>)
-
-    /// Calls `body` for every id at or below this entry whose path matches `prefix` from here.
-    @inlinable
-    func visit(prefix: ArraySlice<JSONValue>, _ body: (ID) -> Void) {
-        switch self {
-        case .leaf(let id):
-            if prefix.isEmpty { body(id) }
-        case .node(let node):
-            node.visit(prefix: prefix, body)
-        }
-    }
-
-    /// Calls `body` for every id at or below this entry.
-    @inlinable
-    func visitAll(_ body: (ID) -> Void) {
-        switch self {
-        case .leaf(let id): body(id)
-        case .node(let node): node.visitAll(body)
-        }
-    }
-
-    /// A copy that shares no node with `self`.
-    @inlinable
-    func deepCopy() -> KeyIndexChild<ID> {
-        switch self {
-        case .leaf: return self
-        case .node(let node): return .node(node.deepCopy())
-        }
-    }
-}
 
 /// A trie node. Reference type so that the path can be walked and edited in place; `KeyIndex`
 /// copies the whole trie before mutating a shared one, which keeps value semantics.
 @usableFromInline
 final class KeyIndexNode<ID: Hashable> {
     /// Ids of keys that end at this node.
-    @usableFromInline
-    var ids: [ID]
-    /// Children reached by a scalar element (exact match).
-    @usableFromInline
-    var scalars: [JSONValue: KeyIndexChild<ID>] = [:]
+    @usableFromInline var ids: [ID]
+    /// Children reached by an integral number within Int64 (JSONNumber keeps those canonical).
+    @usableFromInline var integers = KeyIndexChildren<Int64, ID>()
+    /// Children reached by a string.
+    @usableFromInline var strings = KeyIndexChildren<String, ID>()
+    /// Children reached by any other scalar: null, a boolean, a non-integral or huge number.
+    @usableFromInline var otherScalars = KeyIndexChildren<JSONValue, ID>()
     /// Children reached by an array element (partial match when filtering).
-    @usableFromInline
-    var arrays: [JSONValue: KeyIndexChild<ID>] = [:]
+    @usableFromInline var arrays = KeyIndexChildren<JSONValue, ID>()
     /// Children reached by an object element (partial match when filtering).
-    @usableFromInline
-    var objects: [JSONValue: KeyIndexChild<ID>] = [:]
+    @usableFromInline var objects = KeyIndexChildren<JSONValue, ID>()
 
     @inlinable
     init(ids: [ID] = []) {
@@ -68,59 +32,85 @@ final class KeyIndexNode<ID: Hashable> {
 
     /// Whether the node has no children of any kind.
     @inlinable
-    var hasNoChildren: Bool { scalars.isEmpty && arrays.isEmpty && objects.isEmpty }
+    var hasNoChildren: Bool {
+        integers.isEmpty && strings.isEmpty && otherScalars.isEmpty && arrays.isEmpty && objects.isEmpty
+    }
 
     /// Whether the node holds nothing and can be removed from its parent.
     @inlinable
     var isEmpty: Bool { ids.isEmpty && hasNoChildren }
 
-    /// The entry reached by `element`, if any.
+    /// The node reached by `element`, if there is one (a bare leaf is not a node).
     @inlinable
-    func child(_ element: JSONValue) -> KeyIndexChild<ID>? {
+    func node(_ element: JSONValue) -> KeyIndexNode<ID>? {
         switch element {
-        case .array: return arrays[element]
-        case .object: return objects[element]
-        default: return scalars[element]
+        case .string(let text): return strings.node(text)
+        case .number(let number):
+            if let integer = number.int64Value { return integers.node(integer) }
+            return otherScalars.node(element)
+        case .null, .bool: return otherScalars.node(element)
+        case .array: return arrays.node(element)
+        case .object: return objects.node(element)
         }
     }
 
-    /// Runs `body` on the slot of `element` in place (one hash lookup); setting it to nil removes it.
+    /// The node reached by `element`, created if needed.
     @inlinable
-    func withSlot<Result>(
-        _ element: JSONValue, _ body: (inout KeyIndexChild<ID>?) -> Result
-    ) -> Result {
+    func descend(_ element: JSONValue) -> KeyIndexNode<ID> {
         switch element {
-        case .array: return body(&arrays[element])
-        case .object: return body(&objects[element])
-        default: return body(&scalars[element])
+        case .string(let text): return strings.descend(text)
+        case .number(let number):
+            if let integer = number.int64Value { return integers.descend(integer) }
+            return otherScalars.descend(element)
+        case .null, .bool: return otherScalars.descend(element)
+        case .array: return arrays.descend(element)
+        case .object: return objects.descend(element)
         }
     }
 
-    /// Sets (or with `nil`, removes) the entry reached by `element`.
+    /// Adds `id` for the key ending with `element` below this node; false if already present.
     @inlinable
-    func setChild(_ element: JSONValue, _ child: KeyIndexChild<ID>?) {
+    func insert(_ element: JSONValue, _ id: ID) -> Bool {
         switch element {
-        case .array: Self.update(&arrays, element, child)
-        case .object: Self.update(&objects, element, child)
-        default: Self.update(&scalars, element, child)
+        case .string(let text): return strings.insert(text, id)
+        case .number(let number):
+            if let integer = number.int64Value { return integers.insert(integer, id) }
+            return otherScalars.insert(element, id)
+        case .null, .bool: return otherScalars.insert(element, id)
+        case .array: return arrays.insert(element, id)
+        case .object: return objects.insert(element, id)
         }
     }
 
+    /// Removes `id` from the key ending with `element` below this node; false if it was absent.
     @inlinable
-    static func update(
-        _ map: inout [JSONValue: KeyIndexChild<ID>], _ element: JSONValue, _ child: KeyIndexChild<ID>?
-    ) {
-        guard let child else {
-            map.removeValue(forKey: element)
-            // Dictionaries never shrink by themselves; give memory back after mass removal.
-            if map.isEmpty {
-                map = [:]
-            } else if map.capacity >= 64, map.count * 8 < map.capacity {
-                map = Dictionary(uniqueKeysWithValues: map.lazy.map { ($0.key, $0.value) })
+    func remove(_ element: JSONValue, _ id: ID) -> Bool {
+        switch element {
+        case .string(let text): return strings.remove(text, id)
+        case .number(let number):
+            if let integer = number.int64Value { return integers.remove(integer, id) }
+            return otherScalars.remove(element, id)
+        case .null, .bool: return otherScalars.remove(element, id)
+        case .array: return arrays.remove(element, id)
+        case .object: return objects.remove(element, id)
+        }
+    }
+
+    /// Prunes `child` (reached by `element`) if it became empty, or makes it a bare leaf again.
+    @inlinable
+    func settle(_ element: JSONValue, _ child: KeyIndexNode<ID>) {
+        switch element {
+        case .string(let text): strings.settle(text, child)
+        case .number(let number):
+            if let integer = number.int64Value {
+                integers.settle(integer, child)
+            } else {
+                otherScalars.settle(element, child)
             }
-            return
+        case .null, .bool: otherScalars.settle(element, child)
+        case .array: arrays.settle(element, child)
+        case .object: objects.settle(element, child)
         }
-        map[element] = child
     }
 
     /// Calls `body` for every id at or below this node whose path matches `prefix` from here.
@@ -132,16 +122,20 @@ final class KeyIndexNode<ID: Hashable> {
         }
         let rest = prefix.dropFirst()
         switch element {
+        case .string(let text):
+            strings.visit(text, rest: rest, body)
+        case .number(let number):
+            if let integer = number.int64Value {
+                integers.visit(integer, rest: rest, body)
+            } else {
+                otherScalars.visit(element, rest: rest, body)
+            }
+        case .null, .bool:
+            otherScalars.visit(element, rest: rest, body)
         case .array:
-            for (candidate, child) in arrays where KeyMatching.partialMatch(candidate, filter: element) {
-                child.visit(prefix: rest, body)
-            }
+            arrays.visitMatching(element, rest: rest, body)
         case .object:
-            for (candidate, child) in objects where KeyMatching.partialMatch(candidate, filter: element) {
-                child.visit(prefix: rest, body)
-            }
-        default:
-            scalars[element]?.visit(prefix: rest, body)
+            objects.visitMatching(element, rest: rest, body)
         }
     }
 
@@ -149,36 +143,31 @@ final class KeyIndexNode<ID: Hashable> {
     @inlinable
     func visitAll(_ body: (ID) -> Void) {
         for id in ids { body(id) }
-        for child in scalars.values { child.visitAll(body) }
-        for child in arrays.values { child.visitAll(body) }
-        for child in objects.values { child.visitAll(body) }
+        integers.visitAll(body)
+        strings.visitAll(body)
+        otherScalars.visitAll(body)
+        arrays.visitAll(body)
+        objects.visitAll(body)
     }
 
-    /// The number of nodes and of bare leaves below this node.
-    @inlinable
+    /// The number of nodes and of bare leaves below this node (for tests of pruning).
     var shape: (nodes: Int, leaves: Int) {
-        var nodes = 0
-        var leaves = 0
-        for child in [scalars.values, arrays.values, objects.values].joined() {
-            switch child {
-            case .leaf:
-                leaves += 1
-            case .node(let node):
-                let below = node.shape
-                nodes += 1 + below.nodes
-                leaves += below.leaves
-            }
+        let parts = [integers.shape, strings.shape, otherScalars.shape, arrays.shape, objects.shape]
+        return parts.reduce(into: (nodes: 0, leaves: 0)) { total, part in
+            total.nodes += part.nodes
+            total.leaves += part.leaves
         }
-        return (nodes, leaves)
     }
 
     /// A copy of this subtree that shares no node with it.
     @inlinable
     func deepCopy() -> KeyIndexNode<ID> {
         let copy = KeyIndexNode(ids: ids)
-        copy.scalars = scalars.mapValues { $0.deepCopy() }
-        copy.arrays = arrays.mapValues { $0.deepCopy() }
-        copy.objects = objects.mapValues { $0.deepCopy() }
+        copy.integers = integers.deepCopy()
+        copy.strings = strings.deepCopy()
+        copy.otherScalars = otherScalars.deepCopy()
+        copy.arrays = arrays.deepCopy()
+        copy.objects = objects.deepCopy()
         return copy
     }
 }

@@ -46,6 +46,12 @@ public final class Query {
         self.gcTime = options.gcTime
     }
 
+    /// Marks a change that is not in the state (a view turning stale), so it gets its own version.
+    func bumpVersion() { version += 1 }
+
+    /// Continues the version sequence of the query this one replaces, so it never goes backwards.
+    func continueVersion(after previous: Query) { version = max(version, previous.version + 1) }
+
     /// The encoded `{"data":…,"dataUpdatedAt":…}` answer of `query.get`, or nil when there is no data.
     public var getAnswer: [UInt8]? {
         if let cachedGetAnswer { return cachedGetAnswer }

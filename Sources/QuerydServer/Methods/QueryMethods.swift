@@ -121,7 +121,7 @@ enum QueryMethods {
         let params = call.params
         try params.expect(["subscription", "key", "cancelRefetch"])
         let cancelRefetch = try params.bool("cancelRefetch", default: true)
-        let waiter: WaiterToken
+        let waiter: WaiterToken?
         switch (params["subscription"], params["key"]) {
         case (.some, nil):
             let id = SubscriptionID(try params.int("subscription"))
@@ -135,6 +135,7 @@ enum QueryMethods {
         case (nil, .some):
             waiter = call.cache.refetch(
                 key: try params.key(), cancelRefetch: cancelRefetch, completion: answer(call.reply))
+            if waiter == nil { call.reply.succeed(.null) }
         default:
             throw Params.invalid("subscription", "give exactly one of subscription and key")
         }

@@ -14,7 +14,7 @@ enum ServerMethods {
 
     static func hello(_ call: MethodCall) throws(RPCError) {
         try call.params.expect(["client"])
-        var capabilities = call.server.methods.names.map { JSONValue.string($0) }
+        var capabilities = (call.server.methods.names + ["$/cancelRequest"]).sorted().map { JSONValue.string($0) }
         if call.server.configuration.manualClock { capabilities.append("feature:manual-clock") }
         call.reply.succeed([
             "server": "queryd", "version": .string(call.server.configuration.version), "protocol": 1,
@@ -37,7 +37,6 @@ enum ServerMethods {
             "fetchers": .number(JSONNumber(counts.fetchers)),
             "inFlightFetches": .number(JSONNumber(counts.inFlightFetches)),
             "pendingRequests": .number(JSONNumber(counts.pendingWaiters)),
-            "timers": .number(JSONNumber(counts.timers)),
             "memory": ["rssBytes": .number(JSONNumber(ProcessMemory.residentBytes()))],
         ])
     }

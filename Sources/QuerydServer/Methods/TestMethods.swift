@@ -29,7 +29,17 @@ enum TestMethods {
     }
 
     static func sum(_ call: MethodCall) throws(RPCError) {
-        guard case .array(let items)? = call.params.raw else { throw Params.invalid("params", "expected an array of numbers") }
+        let items: [JSONValue]
+        switch call.params.raw {
+        case .array(let positional)?: items = positional
+        case .object?:
+            try call.params.expect(["numbers"])
+            guard case .array(let named)? = call.params["numbers"] else {
+                throw Params.invalid("numbers", "expected an array of numbers")
+            }
+            items = named
+        default: throw Params.invalid("params", "expected an array of numbers")
+        }
         var total = 0.0
         for item in items {
             guard let value = item.doubleValue else { throw Params.invalid("params", "expected an array of numbers") }

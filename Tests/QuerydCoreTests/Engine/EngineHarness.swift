@@ -144,6 +144,7 @@ final class EngineHarness {
             defaults: options(defaults))
     }
 
+    @discardableResult
     func subscribe(
         _ key: QueryKey, _ json: JSONValue? = nil, connection: ConnectionID = client
     ) -> (id: SubscriptionID, view: QueryResult) {

@@ -1,8 +1,9 @@
 // Tests of KeyIndex: exact behaviour of insert/remove/prune and agreement with a brute-force scan.
 
-@testable import QuerydCore
 import QuerydJSON
 import Testing
+
+@testable import QuerydCore
 
 /// A small deterministic generator (SplitMix64) so random tests are reproducible.
 struct SeededGenerator: RandomNumberGenerator {
@@ -73,6 +74,13 @@ struct KeyGenerator {
     }
 }
 
+func isStructured(_ value: JSONValue) -> Bool {
+    switch value {
+    case .array, .object: return true
+    default: return false
+    }
+}
+
 func bruteForce(_ pairs: [(key: QueryKey, id: Int)], _ prefix: [JSONValue]) -> [Int] {
     pairs.filter { KeyMatching.matches($0.key, prefix: prefix) }.map(\.id).sorted()
 }
@@ -95,9 +103,7 @@ func bruteForce(_ pairs: [(key: QueryKey, id: Int)], _ prefix: [JSONValue]) -> [
             let expected = bruteForce(pairs, prefix)
             #expect(index.matches(prefix: prefix).sorted() == expected, "filter \(JSONValue.array(prefix))")
             if expected.count > 1, expected.count < 5000 { nonTrivial += 1 }
-            if prefix.contains(where: { if case .array = $0 { true } else if case .object = $0 { true } else { false } }) {
-                structured += 1
-            }
+            if prefix.contains(where: isStructured) { structured += 1 }
         }
         // The generator must really exercise the interesting cases.
         #expect(nonTrivial > 100)
@@ -142,6 +148,18 @@ func bruteForce(_ pairs: [(key: QueryKey, id: Int)], _ prefix: [JSONValue]) -> [
         index.remove(a, "a")
         #expect(index.shape == (0, 0))
         #expect(index.count == 0)
+
+        // The other order: a bare leaf becomes a node when a longer key continues through it.
+        index.insert(a, "a")
+        #expect(index.shape == (0, 1))
+        index.insert(abc, "abc")
+        #expect(index.shape == (2, 1))
+        #expect(index.matches(prefix: try jsonArray(#"["a"]"#)).sorted() == ["a", "abc"])
+        index.remove(a, "a")
+        #expect(index.shape == (2, 1))
+        #expect(index.matches(prefix: []) == ["abc"])
+        index.remove(abc, "abc")
+        #expect(index.shape == (0, 0))
     }
 
     @Test func removingAnAbsentPairChangesNothing() throws {

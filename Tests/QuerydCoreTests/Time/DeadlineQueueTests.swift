@@ -1,7 +1,8 @@
 // Tests of DeadlineQueue: ordering with ties, cancellation, nextDeadline and compaction.
 
-@testable import QuerydCore
 import Testing
+
+@testable import QuerydCore
 
 /// Pops every entry due at `now`, in order.
 func drain(_ queue: inout DeadlineQueue<String>, now: Int64) -> [String] {

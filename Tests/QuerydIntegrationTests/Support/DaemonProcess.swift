@@ -172,11 +172,24 @@ final class DaemonProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        // Test threads (Dispatch workers) may block signals; the child must start with a clean
+        // mask and default dispositions, or SIGTERM would never reach it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv: [UnsafeMutablePointer<CChar>?] = ([binary] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let result = argv.withUnsafeBufferPointer { buffer in
-            posix_spawn(&pid, binary, &actions, nil, buffer.baseAddress!, environ)
+            posix_spawn(&pid, binary, &actions, &attributes, buffer.baseAddress!, environ)
         }
         guard result == 0 else { throw IntegrationError.system("posix_spawn \(binary)", errno: result) }
         return pid

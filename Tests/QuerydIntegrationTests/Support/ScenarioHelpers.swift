@@ -1,5 +1,6 @@
 // Helpers for scenario tests: the full query state object, fetcher registration and fetch requests.
 
+import Glibc
 import QuerydJSON
 import Testing
 
@@ -70,6 +71,19 @@ extension LineClient {
     func advance(_ ms: Int, to now: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try self.result("clock.advance", ["ms": .number(JSONNumber(ms))])
         #expect(result == ["now": .number(JSONNumber(now))], "clock.advance: \(result)", sourceLocation: sourceLocation)
+    }
+
+    /// Polls `server.stats` (every 10 ms, at most 5 s) until `field` equals `value`: the way to know
+    /// the daemon has processed an event on another connection, such as a disconnect.
+    func waitForStats(_ field: String, toBe value: Int) throws {
+        let deadline = Clock.now + 5
+        var last: JSONValue = nil
+        while Clock.now < deadline {
+            last = try result("server.stats", [:])
+            if last.member(field)?.asInt == value { return }
+            usleep(10_000)
+        }
+        throw IntegrationError("server.stats.\(field) never became \(value); last: \(last.encodedString)")
     }
 
     /// Checks that `server.ping` is answered (the daemon is healthy for this connection).

@@ -2,11 +2,11 @@
 import Glibc
 
 /// Resolves the daemon's socket path.
-enum SocketPath {
+public enum SocketPath {
     /// The contract's order: `--socket PATH`, else `$QUERYD_SOCKET`, else `$XDG_RUNTIME_DIR/queryd.sock`, else
     /// `/tmp/queryd-<uid>.sock`. Empty values count as unset; a relative `$XDG_RUNTIME_DIR` is ignored, as the XDG
     /// Base Directory specification requires.
-    static func resolve(explicit: String?, environment: [String: String]) -> String {
+    public static func resolve(explicit: String?, environment: [String: String]) -> String {
         if let explicit, !explicit.isEmpty {
             return explicit
         }
@@ -21,7 +21,7 @@ enum SocketPath {
 }
 
 /// What is at a socket path before the daemon binds it.
-enum SocketProbe: Equatable {
+public enum SocketProbe: Equatable, Sendable {
     /// Nothing there: bind. (Other `lstat` failures are reported as absent so the bind reports the real error.)
     case absent
     /// A socket nobody listens on (connect: ECONNREFUSED): unlink it, then bind.
@@ -36,7 +36,7 @@ enum SocketProbe: Equatable {
     /// Examines `path` with `lstat` and, for a socket, one connection attempt. The attempt uses a non-blocking
     /// socket, which for Unix sockets still answers at once (connected, ECONNREFUSED, or EAGAIN when a live
     /// listener's backlog is full) without ever hanging on a stuck daemon.
-    static func probe(path: String) -> SocketProbe {
+    public static func probe(path: String) -> SocketProbe {
         var info = stat()
         if lstat(path, &info) != 0 {
             return .absent

@@ -1,1 +1,0 @@
-../../Sources/queryd/SocketPath.swift
