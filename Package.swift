@@ -7,45 +7,70 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
 let package = Package(
     name: "queryd",
     products: [
-        .executable(name: "queryd", targets: ["queryd"])
+        .executable(name: "queryd", targets: ["queryd"]),
+        // The Swift client: depends only on QuerydJSON and QuerydRPC, so its users need no libuv.
+        .library(name: "QuerydClient", targets: ["QuerydClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // System libraries.
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // The daemon, from the pure layers up.
         .target(name: "QuerydJSON", swiftSettings: strict),
         .target(name: "QuerydRPC", dependencies: ["QuerydJSON"], swiftSettings: strict),
         .target(name: "QuerydCore", dependencies: ["QuerydJSON"], swiftSettings: strict),
         .target(
-            name: "QuerydServer",
-            dependencies: ["QuerydCore", "QuerydRPC", "QuerydJSON", .product(name: "Logging", package: "swift-log")],
+            name: "QuerydServer", dependencies: ["QuerydCore", "QuerydRPC", "QuerydJSON", logging],
             swiftSettings: strict),
         .target(name: "QuerydTransport", dependencies: ["CLibUV"], swiftSettings: strict),
+        .target(
+            name: "QuerydPersistence", dependencies: ["CSQLite", "QuerydCore", "QuerydJSON"], swiftSettings: strict),
         .executableTarget(
             name: "queryd",
             dependencies: [
-                "QuerydServer", "QuerydTransport", "QuerydRPC", "QuerydJSON",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                "QuerydServer", "QuerydTransport", "QuerydRPC", "QuerydJSON", "QuerydPersistence",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ],
             swiftSettings: strict),
+
+        // The Swift client and its example.
+        .target(
+            name: "QuerydClient", dependencies: ["QuerydJSON", "QuerydRPC"], path: "clients/swift/Sources/QuerydClient",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "QuerydClientExample", dependencies: ["QuerydClient", "QuerydJSON"],
+            path: "clients/swift/Examples/QuerydClientExample", swiftSettings: strict),
+
+        // In-process benchmarks of the cache engine (run by bench/core.sh).
+        .executableTarget(
+            name: "QuerydCoreBench", dependencies: ["QuerydCore", "QuerydJSON"], path: "bench/CoreBench",
+            swiftSettings: strict),
+
+        // Tests.
         .testTarget(name: "QuerydJSONTests", dependencies: ["QuerydJSON"], swiftSettings: strict),
         .testTarget(name: "QuerydRPCTests", dependencies: ["QuerydRPC", "QuerydJSON"], swiftSettings: strict),
         .testTarget(name: "QuerydCoreTests", dependencies: ["QuerydCore", "QuerydJSON"], swiftSettings: strict),
         .testTarget(
             name: "QuerydServerTests",
-            dependencies: [
-                "QuerydServer", "QuerydCore", "QuerydRPC", "QuerydJSON", .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["QuerydServer", "QuerydCore", "QuerydRPC", "QuerydJSON", logging],
             swiftSettings: strict),
         .testTarget(name: "QuerydTransportTests", dependencies: ["QuerydTransport", "CLibUV"], swiftSettings: strict),
         .testTarget(
-            name: "QuerydIntegrationTests", dependencies: ["QuerydJSON"],
-            resources: [], swiftSettings: strict),
+            name: "QuerydPersistenceTests", dependencies: ["QuerydPersistence", "QuerydCore", "QuerydJSON", "CSQLite"],
+            swiftSettings: strict),
+        .testTarget(name: "QuerydIntegrationTests", dependencies: ["QuerydJSON"], swiftSettings: strict),
+        .testTarget(
+            name: "QuerydClientTests", dependencies: ["QuerydClient", "QuerydJSON", "QuerydRPC"],
+            path: "clients/swift/Tests/QuerydClientTests", swiftSettings: strict),
     ]
 )

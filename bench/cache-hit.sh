@@ -40,6 +40,7 @@ fail() {
 TMP=$(mktemp -d /tmp/queryd-bench.XXXXXX)
 REDIS_PID=""
 QUERYD_PID=""
+AUTOGROUP_OLD="" # this session's autogroup nice before we raised it (restored on exit)
 
 stop_pid() { # stop_pid PID: SIGTERM, then SIGKILL after 3 s
     local pid=$1
@@ -56,6 +57,7 @@ stop_pid() { # stop_pid PID: SIGTERM, then SIGKILL after 3 s
 cleanup() {
     stop_pid "$QUERYD_PID"
     stop_pid "$REDIS_PID"
+    [[ -n "$AUTOGROUP_OLD" ]] && echo "$AUTOGROUP_OLD" >/proc/self/autogroup 2>/dev/null
     rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -91,6 +93,14 @@ if [[ "$NICE" != 0 ]] && nice -n "$NICE" true 2>/dev/null; then
     SERVER_PIN=(nice -n "$NICE" "${SERVER_PIN[@]}")
     CLIENT_PIN=(nice -n "$NICE" "${CLIENT_PIN[@]}")
     PRIO_NOTE="servers and loadgen at nice $NICE"
+    # With sched_autogroup, nice only ranks processes inside one session; raise this session's group too.
+    if [[ $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null) == 1 && -w /proc/self/autogroup ]]; then
+        old=$(sed -n 's/.* nice \(-\{0,1\}[0-9]*\).*/\1/p' /proc/self/autogroup)
+        if echo "$NICE" >/proc/self/autogroup 2>/dev/null; then
+            AUTOGROUP_OLD=$old
+            PRIO_NOTE="$PRIO_NOTE (session autogroup nice $NICE, restored on exit)"
+        fi
+    fi
 fi
 
 # ---------- the value: a JSON object of exactly 1,024 bytes ----------
@@ -201,7 +211,7 @@ run_one() {
     cpu=$(awk -v d=$((t1 - t0)) -v hz="$CLK_TCK" -v n="$all" 'BEGIN { printf "%.2f", (n > 0 ? d / hz * 1e6 / n : 0) }')
     echo "$(field rps "$out") $(field p50_us "$out") $(field p99_us "$out") $(field errors "$out") $cpu" \
         >>"$TMP/$name-${conns}x$pipe.txt"
-    log "  $name ${conns}x$pipe: $out cpu_us_per_req=$cpu"
+    log "  $name ${conns}x$pipe: $out server_cpu_us_per_req=$cpu"
 }
 
 median() { # median of column N of a file

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -545,16 +546,20 @@ int main(int argc, char **argv) {
         }
     }
     if (now < t_measure) now = t_measure;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double client_cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+                        ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
     double seconds = (double)(now - t_measure) / 1e9;
     uint64_t ok = hist_count;
     double rps = seconds > 0 ? (double)ok / seconds : 0;
     printf("{\"requests\":%llu,\"seconds\":%.3f,\"rps\":%.0f,\"p50_us\":%.0f,\"p99_us\":%.0f,\"errors\":%llu,"
            "\"p90_us\":%.0f,\"p999_us\":%.0f,\"max_us\":%.0f,\"mean_us\":%.1f,\"connections\":%d,\"pipeline\":%d,"
-           "\"all_requests\":%llu}\n",
+           "\"all_requests\":%llu,\"client_cpu_s\":%.3f}\n",
            (unsigned long long)ok, seconds, rps, hist_percentile(0.50), hist_percentile(0.99),
            (unsigned long long)errors, hist_percentile(0.90), hist_percentile(0.999), (double)hist_max_ns / 1000.0,
            ok ? hist_sum_ns / (double)ok / 1000.0 : 0.0, opt_conns, opt_pipeline,
-           (unsigned long long)all_replies);
+           (unsigned long long)all_replies, client_cpu);
     fflush(stdout);
     return alive == opt_conns ? 0 : 1;
 }

@@ -117,27 +117,25 @@ public enum JSONWriter {
     }
 
     private static func writeInteger(_ value: Int64, to buffer: inout [UInt8]) {
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         if magnitude < 10 {
+            if value < 0 { buffer.append(UInt8(ascii: "-")) }
             buffer.append(UInt8(ascii: "0") + UInt8(magnitude))
             return
         }
-        var digitCount = 0
-        var probe = magnitude
-        while probe > 0 {
-            digitCount += 1
-            probe /= 10
-        }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: digitCount))
-        buffer.withUnsafeMutableBufferPointer { out in
-            var index = start + digitCount - 1
+        // Digits are produced right to left into a small stack buffer, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var index = 20
             while magnitude > 0 {
-                out[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
                 index -= 1
+                digits[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
             }
+            if value < 0 {
+                index -= 1
+                digits[index] = UInt8(ascii: "-")
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index..<20]))
         }
     }
 

@@ -32,8 +32,25 @@ public enum RPCDecoding {
         guard case .object(let members) = value else {
             return .failure(RPCInvalid(id: nil, reason: notAnObjectReason(value)))
         }
-        let envelope = Envelope(members)
-        let looksLikeResponse = !envelope.hasMethod && (envelope.hasResult || envelope.hasError)
+        return decode(RPCEnvelope(members))
+    }
+
+    /// Decodes a line that holds one JSON object straight from its bytes, without building the
+    /// envelope's dictionary (the request fast path). Returns exactly what `decode(JSONParser.parse(line,
+    /// maxDepth:))` returns, or nil when this path does not apply: the line is not one valid object whose
+    /// member names are among `jsonrpc`, `id`, `method`, `params`, `result` and `error`, each once and
+    /// written without escapes. On nil, parse the line with `JSONParser.parse`, which also gives the error.
+    public static func decodeObjectLine(_ line: UnsafeRawBufferPointer, maxDepth: Int) -> Result<
+        RPCMessage, RPCInvalid
+    >? {
+        var envelope = RPCEnvelope()
+        guard JSONParser.visitObjectMembers(line, maxDepth: maxDepth, { envelope.take($0, $1) }) else { return nil }
+        return decode(envelope)
+    }
+
+    /// The validity rules, applied to the members an envelope holds.
+    private static func decode(_ envelope: RPCEnvelope) -> Result<RPCMessage, RPCInvalid> {
+        let looksLikeResponse = envelope.method == nil && (envelope.result != nil || envelope.error != nil)
 
         var id: RPCID?
         if let rawID = envelope.id {
@@ -51,7 +68,7 @@ public enum RPCDecoding {
             return invalid(#"jsonrpc must be the string "2.0""#)
         }
         if let rawMethod = envelope.method {
-            if envelope.hasResult || envelope.hasError {
+            if envelope.result != nil || envelope.error != nil {
                 return invalid("a request cannot also carry result or error")
             }
             guard case .string(let method) = rawMethod else { return invalid("method must be a string") }
@@ -66,61 +83,13 @@ public enum RPCDecoding {
         guard looksLikeResponse else { return invalid("a request needs a method") }
         guard let id else { return invalid("a response needs an id") }
         if let result = envelope.result {
-            if envelope.hasError { return invalid("a response cannot carry both result and error") }
+            if envelope.error != nil { return invalid("a response cannot carry both result and error") }
             return .success(.response(RPCResponse(id: id, outcome: .success(result))))
         }
         guard let rawError = envelope.error, let error = RPCError(jsonValue: rawError) else {
             return invalid("error must be an object with an integer code and a string message")
         }
         return .success(.response(RPCResponse(id: id, outcome: .failure(error))))
-    }
-
-    /// The envelope members, found in one pass over the object's keys (cheaper than one hashed
-    /// lookup per member name for these small objects); values are copied only when used.
-    private struct Envelope {
-        typealias Members = [String: JSONValue]
-        let members: Members
-        var versionIndex: Members.Index?
-        var idIndex: Members.Index?
-        var methodIndex: Members.Index?
-        var paramsIndex: Members.Index?
-        var resultIndex: Members.Index?
-        var errorIndex: Members.Index?
-
-        init(_ members: Members) {
-            self.members = members
-            var index = members.startIndex
-            while index != members.endIndex {
-                let name = members.keys[index]
-                // Dispatch on the length first: one string comparison per member at most.
-                switch name.utf8.count {
-                case 2: if name == "id" { idIndex = index }
-                case 5: if name == "error" { errorIndex = index }
-                case 6:
-                    if name == "method" {
-                        methodIndex = index
-                    } else if name == "params" {
-                        paramsIndex = index
-                    } else if name == "result" {
-                        resultIndex = index
-                    }
-                case 7: if name == "jsonrpc" { versionIndex = index }
-                default: break
-                }
-                members.formIndex(after: &index)
-            }
-        }
-
-        private func value(_ index: Members.Index?) -> JSONValue? { index.map { members.values[$0] } }
-        var version: JSONValue? { value(versionIndex) }
-        var id: JSONValue? { value(idIndex) }
-        var method: JSONValue? { value(methodIndex) }
-        var params: JSONValue? { value(paramsIndex) }
-        var result: JSONValue? { value(resultIndex) }
-        var error: JSONValue? { value(errorIndex) }
-        var hasMethod: Bool { methodIndex != nil }
-        var hasResult: Bool { resultIndex != nil }
-        var hasError: Bool { errorIndex != nil }
     }
 
     private static func notAnObjectReason(_ value: JSONValue) -> String {

@@ -30,8 +30,9 @@ struct MethodTable {
 
     init(configuration: ServerConfiguration) {
         let all: [(String, MethodGate?, MethodHandler)] =
-            ServerMethods.all + FetcherMethods.all + QueryMethods.all + QueriesMethods.all + ClockMethods.all
-            + TestMethods.all
+            ServerMethods.all + FetcherMethods.all + QueryMethods.all + QueriesMethods.all + ClientMethods.all
+            + ClockMethods.all
+            + TestMethods.all + MutationMethods.all + NetworkMethods.all
         for (name, gate, handler) in all {
             switch gate {
             case .manualClock?: if !configuration.manualClock { continue }

@@ -9,7 +9,7 @@ extension OpenRPCDocument {
         guard case .object(var document) = try! JSONParser.parse(text),
             case .array(let methods) = document["methods"]
         else { preconditionFailure("OpenRPCDocument.text is not an OpenRPC document") }
-        let names = Set(served + ["$/cancelRequest"])
+        let names = Set(served + Server.protocolNotifications)
         document["methods"] = .array(methods.filter { names.contains($0["name"]?.stringValue ?? "") })
         return .object(document)
     }

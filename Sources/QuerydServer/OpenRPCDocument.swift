@@ -1,14 +1,15 @@
 // The OpenRPC 1.2.6 description of queryd protocol 1, which `rpc.discover` serves.
-// The text must stay the same document (as parsed JSON) as protocol/openrpc.json; a test compares them.
-// The server parses it once at startup and drops the methods whose gate, in `gatedMethods`, is off,
-// so the listed methods always equal the dispatcher's table.
+// The text must stay the same document (as parsed JSON) as protocol/openrpc.json, which is generated
+// from it. `rpc.discover` serves it restricted to the dispatcher's method table (plus `$/cancelRequest`),
+// so the listed methods always equal the served ones; a test checks that every method is documented.
 
 /// The machine-readable description of the wire protocol, served by `rpc.discover`.
 ///
 /// See protocol/README.md for the prose specification; every method here has a page under
 /// protocol/methods/.
 enum OpenRPCDocument {
-    /// Methods that exist only when a `queryd serve` flag is on: method name to gate name.
+    /// Methods that exist only when a `queryd serve` flag is on: method name to gate name (the same
+    /// as each method's `x-gate` in the document).
     ///
     /// `manual-clock` is `--manual-clock`; `test-methods` is `--test-methods`.
     static let gatedMethods: [String: String] = [
@@ -65,6 +66,7 @@ enum OpenRPCDocument {
               "Hello": {
                 "properties": {
                   "capabilities": {
+                    "description": "Every served method name, $/cancelRequest and fetch.progress, sorted, then feature names (feature:manual-clock).",
                     "items": {
                       "type": "string"
                     },
@@ -96,11 +98,211 @@ enum OpenRPCDocument {
                 "items": {},
                 "type": "array"
               },
-              "QueryFilter": {
+              "MutationFilter": {
+                "additionalProperties": false,
+                "description": "Which mutations are covered: key prefix (partial object match, or identity with exact) and status.",
                 "properties": {
                   "exact": {
                     "default": false,
-                    "description": "Match only the key equal to key.",
+                    "type": "boolean"
+                  },
+                  "key": {
+                    "$ref": "#/components/schemas/KeyPrefix"
+                  },
+                  "status": {
+                    "enum": [
+                      "idle",
+                      "pending",
+                      "success",
+                      "error"
+                    ]
+                  }
+                },
+                "type": "object"
+              },
+              "MutationOptions": {
+                "additionalProperties": false,
+                "properties": {
+                  "gcTime": {
+                    "description": "Ms a settled mutation stays listed (default 300000; null: until the daemon stops).",
+                    "oneOf": [
+                      {
+                        "minimum": 0,
+                        "type": "integer"
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "invalidate": {
+                    "description": "Filters invalidated after success (active matches refetch). A key another pending mutation wrote optimistically is invalidated once that mutation settles.",
+                    "items": {
+                      "$ref": "#/components/schemas/QueryFilter"
+                    },
+                    "type": "array"
+                  },
+                  "optimistic": {
+                    "description": "Writes made before the mutator is called (the key's running fetch is cancelled first); rolled back exactly if the mutation fails.",
+                    "items": {
+                      "additionalProperties": false,
+                      "properties": {
+                        "data": {
+                          "$ref": "#/components/schemas/JsonValue"
+                        },
+                        "key": {
+                          "$ref": "#/components/schemas/QueryKey"
+                        },
+                        "mergePatch": {
+                          "$ref": "#/components/schemas/JsonValue"
+                        }
+                      },
+                      "required": [
+                        "key"
+                      ],
+                      "type": "object"
+                    },
+                    "type": "array"
+                  },
+                  "retry": {
+                    "description": "Retries after a failed attempt (default 0); true retries forever.",
+                    "oneOf": [
+                      {
+                        "minimum": 0,
+                        "type": "integer"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "retryDelay": {
+                    "description": "Fixed delay between attempts in ms; absent means min(1000*2^(failures-1), 30000).",
+                    "minimum": 0,
+                    "type": "integer"
+                  },
+                  "scope": {
+                    "description": "Mutations with the same scope run one after another, in submission order.",
+                    "type": "string"
+                  },
+                  "setData": {
+                    "description": "Writes of the mutator's data (the value at the JSON Pointer fromResult) to queries after success; a pointer that does not resolve invalidates the key instead.",
+                    "items": {
+                      "additionalProperties": false,
+                      "properties": {
+                        "fromResult": {
+                          "type": "string"
+                        },
+                        "key": {
+                          "$ref": "#/components/schemas/QueryKey"
+                        }
+                      },
+                      "required": [
+                        "key",
+                        "fromResult"
+                      ],
+                      "type": "object"
+                    },
+                    "type": "array"
+                  },
+                  "timeout": {
+                    "description": "Ms an attempt may take; then the mutator gets $/cancelRequest and the attempt fails with {code:-32004}.",
+                    "minimum": 0,
+                    "type": "integer"
+                  }
+                },
+                "type": "object"
+              },
+              "MutationState": {
+                "additionalProperties": false,
+                "properties": {
+                  "data": {
+                    "$ref": "#/components/schemas/JsonValue"
+                  },
+                  "error": {
+                    "description": "{code:-32007, message:'Mutation failed', data: the mutator's error} or null.",
+                    "oneOf": [
+                      {
+                        "$ref": "#/components/schemas/ErrorObject"
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "failureCount": {
+                    "minimum": 0,
+                    "type": "integer"
+                  },
+                  "failureReason": {
+                    "oneOf": [
+                      {
+                        "$ref": "#/components/schemas/ErrorObject"
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "id": {
+                    "minimum": 1,
+                    "type": "integer"
+                  },
+                  "isPaused": {
+                    "description": "Waiting for an earlier mutation of its scope, or for the network.",
+                    "type": "boolean"
+                  },
+                  "key": {
+                    "$ref": "#/components/schemas/QueryKey"
+                  },
+                  "scope": {
+                    "type": "string"
+                  },
+                  "status": {
+                    "enum": [
+                      "idle",
+                      "pending",
+                      "success",
+                      "error"
+                    ]
+                  },
+                  "submittedAt": {
+                    "type": "integer"
+                  },
+                  "variables": {
+                    "$ref": "#/components/schemas/JsonValue"
+                  },
+                  "version": {
+                    "minimum": 1,
+                    "type": "integer"
+                  }
+                },
+                "required": [
+                  "id",
+                  "key",
+                  "status",
+                  "variables",
+                  "error",
+                  "failureCount",
+                  "failureReason",
+                  "isPaused",
+                  "submittedAt",
+                  "version"
+                ],
+                "type": "object"
+              },
+              "MutatorId": {
+                "description": "Never reused in the daemon's life.",
+                "minimum": 1,
+                "type": "integer"
+              },
+              "QueryFilter": {
+                "additionalProperties": false,
+                "description": "Absent, null or {} matches every query; all given members must hold. Unknown members are rejected with -32602 (field filter.<name>).",
+                "properties": {
+                  "exact": {
+                    "default": false,
+                    "description": "Match only the key equal to key (which must then be non-empty).",
                     "type": "boolean"
                   },
                   "fetchStatus": {
@@ -119,7 +321,7 @@ enum OpenRPCDocument {
                     "description": "Absent matches every key."
                   },
                   "stale": {
-                    "description": "TanStack's query.isStale().",
+                    "description": "TanStack's query.isStale(): with subscriptions, stale when any enabled subscription sees it stale; without, only when there is no data or it is invalidated.",
                     "type": "boolean"
                   },
                   "type": {
@@ -141,7 +343,8 @@ enum OpenRPCDocument {
                 "type": "array"
               },
               "QueryOptions": {
-                "description": "Options served by protocol 1. Unknown members are ignored.",
+                "additionalProperties": false,
+                "description": "Options served by protocol 1. Unknown members are rejected with -32602 (field options.<name>, or defaults.<name> in fetcher.register).",
                 "properties": {
                   "enabled": {
                     "default": true,
@@ -150,7 +353,7 @@ enum OpenRPCDocument {
                   },
                   "gcTime": {
                     "default": 300000,
-                    "description": "ms an unused query stays cached; null = forever. The query keeps the largest value it was given.",
+                    "description": "ms an unused query stays cached; null or \"Infinity\" = forever. The query keeps the largest value it was given.",
                     "oneOf": [
                       {
                         "minimum": 0,
@@ -158,8 +361,29 @@ enum OpenRPCDocument {
                       },
                       {
                         "type": "null"
+                      },
+                      {
+                        "const": "Infinity"
                       }
                     ]
+                  },
+                  "infinite": {
+                    "additionalProperties": false,
+                    "description": "Makes the query infinite (paged): its data is {pages, pageParams}, fetch requests carry pageParam and direction, and its state has the six paging flags. A key is infinite or ordinary for the life of its cache entry; the other use is -32602 (field options.infinite). See protocol/methods/infinite.md.",
+                    "properties": {
+                      "initialPageParam": {
+                        "description": "The param of the first page (any JSON, null included)."
+                      },
+                      "maxPages": {
+                        "description": "Keep at most this many pages: a next page drops pages from the front, a previous page from the back. Default: no limit.",
+                        "minimum": 1,
+                        "type": "integer"
+                      }
+                    },
+                    "required": [
+                      "initialPageParam"
+                    ],
+                    "type": "object"
                   },
                   "initialData": {
                     "description": "Data to seed a query that has none (dataUpdateCount stays 0)."
@@ -172,8 +396,76 @@ enum OpenRPCDocument {
                   "meta": {
                     "description": "Any JSON, sent to the fetcher in fetch.params.meta."
                   },
+                  "notifyOnChangeProps": {
+                    "default": "all",
+                    "description": "Subscriptions only: the state fields whose change causes a query.changed (the push then carries the whole state); \"all\" = any change; [] = never. [\"data\"] ignores a refetch returning equal data; [\"dataUpdatedAt\"] hears every successful refetch. Unknown names are rejected with -32602.",
+                    "oneOf": [
+                      {
+                        "items": {
+                          "type": "string"
+                        },
+                        "type": "array"
+                      },
+                      {
+                        "const": "all"
+                      }
+                    ]
+                  },
                   "placeholderData": {
-                    "description": "Subscriptions only: data shown while pending; never cached."
+                    "description": "Subscriptions only: data shown while the query is pending (isPlaceholderData true; select applies to it); never written to the cache. \"previous\" = the data of the last query this subscription showed data for before query.setOptions switched its key."
+                  },
+                  "refetchInterval": {
+                    "default": null,
+                    "description": "Subscriptions only: poll this many ms after the query's last state change, stale or not (period = interval + fetch time). 0, null or false = no polling. No polling while disabled, or while the subscribing connection is unfocused unless refetchIntervalInBackground.",
+                    "oneOf": [
+                      {
+                        "minimum": 0,
+                        "type": "integer"
+                      },
+                      {
+                        "type": "null"
+                      },
+                      {
+                        "const": false
+                      }
+                    ]
+                  },
+                  "refetchIntervalInBackground": {
+                    "default": false,
+                    "description": "Subscriptions only: keep polling while the subscribing connection is unfocused (client.setFocused {focused:false}).",
+                    "type": "boolean"
+                  },
+                  "refetchOn": {
+                    "default": [],
+                    "description": "Subscriptions only: names of events.emit events that refetch the query (stale or not; enabled subscriptions only).",
+                    "items": {
+                      "type": "string"
+                    },
+                    "type": "array"
+                  },
+                  "refetchOnFocus": {
+                    "default": true,
+                    "description": "Subscriptions only: when the subscribing connection regains focus (client.setFocused true after false): true = refetch if stale for this subscription, \"always\" = even when fresh (not for staleTime \"static\"), false = never.",
+                    "oneOf": [
+                      {
+                        "type": "boolean"
+                      },
+                      {
+                        "const": "always"
+                      }
+                    ]
+                  },
+                  "refetchOnReconnect": {
+                    "default": true,
+                    "description": "Subscriptions only: the same when the daemon goes back online (network.setOnline true after false), for every connection's subscriptions.",
+                    "oneOf": [
+                      {
+                        "type": "boolean"
+                      },
+                      {
+                        "const": "always"
+                      }
+                    ]
                   },
                   "refetchOnSubscribe": {
                     "default": "ifStale",
@@ -202,7 +494,7 @@ enum OpenRPCDocument {
                     "type": "integer"
                   },
                   "select": {
-                    "description": "Subscriptions only: RFC 6901 JSON Pointer projecting data; \"\" = whole value.",
+                    "description": "RFC 6901 JSON Pointer projecting data for a subscription and for the answer of query.fetch/query.ensure; \"\" = whole value. A pointer that does not resolve in the data is a select error: status error, error {code:-32602, message:'Select failed', data:{select, reason}}, data the last good projection (absent if none).",
                     "type": "string"
                   },
                   "staleTime": {
@@ -211,11 +503,11 @@ enum OpenRPCDocument {
                         "$ref": "#/components/schemas/StaleTime"
                       }
                     ],
-                    "description": "ms after dataUpdatedAt when data becomes stale, or static. Default 0."
+                    "description": "ms after dataUpdatedAt when data becomes stale, \"Infinity\" or \"static\". Default 0."
                   },
                   "timeout": {
-                    "description": "ms per attempt (then the attempt fails with -32004) and ms a caller waits for a fetcher (then -32002). Default: none.",
-                    "minimum": 1,
+                    "description": "ms per attempt (then the attempt fails with -32004 and the fetcher gets $/cancelRequest). A waiting caller (query.fetch, query.ensure, query.refetch) whose fetch is still paused for lack of a fetcher this long after the call gets -32002. Default: none.",
+                    "minimum": 0,
                     "type": "integer"
                   }
                 },
@@ -225,7 +517,7 @@ enum OpenRPCDocument {
                 "description": "A query's state as one observer sees it. Members are written sorted by name.",
                 "properties": {
                   "data": {
-                    "description": "The data (after select for a subscription); absent while there is none. null is data."
+                    "description": "The data (after select for a subscription, or its placeholder); absent while there is none. null is data. With a select error: the last good projection, or absent."
                   },
                   "dataUpdateCount": {
                     "description": "Successful fetches and query.set writes so far (initialData does not count).",
@@ -238,7 +530,7 @@ enum OpenRPCDocument {
                     "type": "integer"
                   },
                   "error": {
-                    "description": "The last final error, or null. A fetcher error is wrapped in -32001.",
+                    "description": "The last final error, or null. A fetcher error is wrapped in -32001. For a subscription whose select pointer does not resolve: the select error {code:-32602, message:'Select failed'}.",
                     "oneOf": [
                       {
                         "type": "null"
@@ -282,8 +574,24 @@ enum OpenRPCDocument {
                       "paused"
                     ]
                   },
+                  "hasNextPage": {
+                    "description": "Infinite queries only: there is data with at least one page and the last page was answered with a nextPageParam.",
+                    "type": "boolean"
+                  },
+                  "hasPreviousPage": {
+                    "description": "Infinite queries only: there is data with at least one page and the first page was answered with a previousPageParam.",
+                    "type": "boolean"
+                  },
                   "isError": {
                     "description": "status == error.",
+                    "type": "boolean"
+                  },
+                  "isFetchNextPageError": {
+                    "description": "Infinite queries only: isError and the last fetch was query.fetchNextPage (until the next fetch starts).",
+                    "type": "boolean"
+                  },
+                  "isFetchPreviousPageError": {
+                    "description": "Infinite queries only: isError and the last fetch was query.fetchPreviousPage (until the next fetch starts).",
                     "type": "boolean"
                   },
                   "isFetched": {
@@ -292,6 +600,14 @@ enum OpenRPCDocument {
                   },
                   "isFetching": {
                     "description": "fetchStatus == fetching.",
+                    "type": "boolean"
+                  },
+                  "isFetchingNextPage": {
+                    "description": "Infinite queries only: isFetching and the running fetch is query.fetchNextPage.",
+                    "type": "boolean"
+                  },
+                  "isFetchingPreviousPage": {
+                    "description": "Infinite queries only: isFetching and the running fetch is query.fetchPreviousPage.",
                     "type": "boolean"
                   },
                   "isInvalidated": {
@@ -315,11 +631,11 @@ enum OpenRPCDocument {
                     "type": "boolean"
                   },
                   "isRefetching": {
-                    "description": "isFetching && !isPending.",
+                    "description": "isFetching && !isPending (for an infinite query also && !isFetchingNextPage && !isFetchingPreviousPage).",
                     "type": "boolean"
                   },
                   "isStale": {
-                    "description": "Stale for the subscription's staleTime (query-level: staleTime 0).",
+                    "description": "For a subscription: its own staleTime; for query.fetch/query.ensure: the caller's; otherwise (query.state, query.set, queries.list, query.refetch by key) staleTime 0.",
                     "type": "boolean"
                   },
                   "isSuccess": {
@@ -343,7 +659,7 @@ enum OpenRPCDocument {
                     ]
                   },
                   "version": {
-                    "description": "Grows with every change of the query's state.",
+                    "description": "Grows with every change of the query's state; order states by it. A new query entry (also one re-created by queries.remove) starts at 1.",
                     "minimum": 1,
                     "type": "integer"
                   }
@@ -411,18 +727,22 @@ enum OpenRPCDocument {
               "ServerStats": {
                 "properties": {
                   "connections": {
+                    "description": "Open connections.",
                     "minimum": 0,
                     "type": "integer"
                   },
                   "fetchers": {
+                    "description": "Registered fetchers.",
                     "minimum": 0,
                     "type": "integer"
                   },
                   "inFlightFetches": {
+                    "description": "fetch requests awaiting a fetcher's answer.",
                     "minimum": 0,
                     "type": "integer"
                   },
                   "memory": {
+                    "description": "rssBytes: the daemon's resident set size (0 when unknown).",
                     "properties": {
                       "rssBytes": {
                         "minimum": 0,
@@ -435,14 +755,17 @@ enum OpenRPCDocument {
                     "type": "object"
                   },
                   "pendingRequests": {
+                    "description": "Client requests waiting for a fetch to settle (query.fetch, query.ensure, query.refetch).",
                     "minimum": 0,
                     "type": "integer"
                   },
                   "queries": {
+                    "description": "Queries in the cache.",
                     "minimum": 0,
                     "type": "integer"
                   },
                   "subscriptions": {
+                    "description": "Subscriptions over all connections.",
                     "minimum": 0,
                     "type": "integer"
                   }
@@ -460,11 +783,14 @@ enum OpenRPCDocument {
               },
               "StaleTime": {
                 "default": 0,
-                "description": "ms, or \"static\" (never stale, not even after invalidation).",
+                "description": "ms; \"Infinity\" (never stale by time, but invalidation still makes it stale); or \"static\" (never stale, not even after invalidation).",
                 "oneOf": [
                   {
                     "minimum": 0,
                     "type": "integer"
+                  },
+                  {
+                    "const": "Infinity"
                   },
                   {
                     "const": "static"
@@ -479,13 +805,13 @@ enum OpenRPCDocument {
             }
           },
           "info": {
-            "description": "TanStack Query v5's cache as a daemon: newline-delimited JSON-RPC 2.0 over a Unix socket. info.version is the protocol version. The full specification is the protocol/ folder.",
+            "description": "TanStack Query v5's cache as a daemon: newline-delimited JSON-RPC 2.0 over a Unix socket. info.version is the protocol version. Params are by name (only the test.* fixtures also take arrays); members a method does not know, in params, options, defaults and filter, are rejected with -32602. The full specification is the protocol/ folder.",
             "title": "queryd",
             "version": "1"
           },
           "methods": [
             {
-              "description": "Optional: no handshake is required. The client value is only logged. capabilities lists the name of every method rpc.discover lists, plus feature names (feature:manual-clock when --manual-clock is on).",
+              "description": "Optional: no handshake is required. The client value is only logged; other members are rejected. capabilities lists every method this daemon serves and $/cancelRequest, sorted, then the feature names (feature:manual-clock when --manual-clock is on).",
               "errors": [
                 {
                   "code": -32602,
@@ -511,7 +837,6 @@ enum OpenRPCDocument {
                         "$/cancelRequest",
                         "clock.advance",
                         "clock.now",
-                        "feature:manual-clock",
                         "fetcher.register",
                         "fetcher.unregister",
                         "queries.cancel",
@@ -534,7 +859,8 @@ enum OpenRPCDocument {
                         "rpc.discover",
                         "server.hello",
                         "server.ping",
-                        "server.stats"
+                        "server.stats",
+                        "feature:manual-clock"
                       ],
                       "protocol": 1,
                       "server": "queryd",
@@ -588,7 +914,7 @@ enum OpenRPCDocument {
               "summary": "Liveness check."
             },
             {
-              "description": "Integers: open connections, cached queries, subscriptions, registered fetchers, fetch requests awaiting a fetcher's answer, client requests awaiting their reply, and the process's resident memory.",
+              "description": "Integers: open connections, cached queries, subscriptions, registered fetchers, fetch requests awaiting a fetcher's answer, client requests waiting for a fetch to settle, and the process's resident memory.",
               "errors": [],
               "examples": [
                 {
@@ -623,7 +949,7 @@ enum OpenRPCDocument {
               "summary": "Daemon-wide counters."
             },
             {
-              "description": "Returns the OpenRPC 1.2.6 document of the protocol, listing exactly the methods enabled in this daemon (clock.* only with --manual-clock, test.* only with --test-methods).",
+              "description": "Returns the OpenRPC 1.2.6 document of the protocol, listing exactly the methods served by this daemon (clock.* only with --manual-clock, test.* only with --test-methods; $/cancelRequest and fetch.progress always). queryd openrpc prints the full document.",
               "errors": [],
               "examples": [
                 {
@@ -661,11 +987,11 @@ enum OpenRPCDocument {
               "summary": "This OpenRPC document."
             },
             {
-              "description": "Send without an id (a notification). The pending request of this connection with that id is answered at once with -32800; a shared fetch goes on only while someone else still wants it. Unknown or already answered ids are ignored. The server sends the same notification to fetchers (see x-server-to-client).",
+              "description": "Send without an id (a notification). The pending request of this connection with that id (a query.fetch, query.ensure or query.refetch waiting for a fetch) is answered at once with -32800, data {id}; the fetch goes on only while someone else still wants it. Unknown or already answered ids are ignored. The server sends the same notification to fetchers (see x-server-to-client).",
               "errors": [],
               "examples": [
                 {
-                  "description": "No reply; request 7 is answered with -32800.",
+                  "description": "No reply; request 7 is answered with {code:-32800, message:'Request cancelled', data:{id:7}}.",
                   "name": "cancel",
                   "params": [
                     {
@@ -701,7 +1027,60 @@ enum OpenRPCDocument {
               "summary": "Notification: stop waiting for one of this connection's own requests."
             },
             {
-              "description": "From now on this connection receives fetch requests for queries whose key matches key (prefix and partial object match, or identity with exact). Longest prefix wins; among equals the least busy fetcher. defaults act as query options for matching keys (the caller's options override them). cancellable: abandoned fetches are cancelled ($/cancelRequest, state reverted) instead of run to completion.",
+              "description": "Send without an id (a notification), from a fetcher while it answers the server's fetch request id: data (the whole data so far) is published to the query's subscribers at once as its data (status success, dataUpdatedAt now, dataUpdateCount + 1) while fetchStatus stays fetching; the answer to the request ends the fetch. A cancel with revert keeps the last chunk. Ignored for an id this connection was not sent, an attempt already answered, cancelled or replaced, an infinite query, or missing members. Sent with an id it is -32601.",
+              "errors": [],
+              "examples": [
+                {
+                  "description": "No reply; the subscribers of the query of fetch request 3 get a query.changed with data [0] and fetchStatus fetching.",
+                  "name": "progress",
+                  "params": [
+                    {
+                      "name": "id",
+                      "value": 3
+                    },
+                    {
+                      "name": "data",
+                      "value": [
+                        0
+                      ]
+                    }
+                  ],
+                  "result": {
+                    "name": "progressResult",
+                    "value": null
+                  }
+                }
+              ],
+              "name": "fetch.progress",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "The id of the server's fetch request this chunk belongs to.",
+                  "name": "id",
+                  "required": true,
+                  "schema": {
+                    "minimum": 1,
+                    "type": "integer"
+                  }
+                },
+                {
+                  "description": "The data so far (replaces the query's data).",
+                  "name": "data",
+                  "required": true,
+                  "schema": {}
+                }
+              ],
+              "result": {
+                "description": "Nothing: this is a notification and gets no reply.",
+                "name": "noReply",
+                "schema": {
+                  "type": "null"
+                }
+              },
+              "summary": "Notification from a fetcher: partial data of a fetch it is answering (streaming)."
+            },
+            {
+              "description": "From now on this connection receives fetch requests for queries whose key matches key (prefix and partial object match, or identity with exact). Longest key wins; among equals the least busy fetcher, then the oldest. defaults act as query options for matching keys: the defaults of all matching fetchers are layered in registration order (later registrations override earlier ones), and the caller's options override them. cancellable: abandoned fetches are cancelled ($/cancelRequest, state reverted) instead of run to completion.",
               "errors": [
                 {
                   "code": -32602,
@@ -749,7 +1128,7 @@ enum OpenRPCDocument {
                   }
                 },
                 {
-                  "description": "Serve only the key equal to key.",
+                  "description": "Serve only the key equal to key (key must be non-empty).",
                   "name": "exact",
                   "schema": {
                     "default": false,
@@ -840,7 +1219,7 @@ enum OpenRPCDocument {
               "summary": "Stop serving a prefix."
             },
             {
-              "description": "Returns the cached state when its data is fresh for options.staleTime (default 0, so by default it always fetches, joining a fetch in flight). retry defaults to 0. A failure after retries is error -32001 whose data is the fetcher's last error object. enabled, refetchOnSubscribe, placeholderData and select are ignored.",
+              "description": "Returns the cached state when its data is fresh for options.staleTime (default 0, so by default it always fetches, joining a fetch in flight); otherwise replies once the fetch settles. retry defaults to 0. A failure after retries is error -32001 whose data is the fetcher's last error object. select projects the returned data; enabled, refetchOnSubscribe and placeholderData are ignored. -32003 when the fetch is cancelled with nothing to revert to (reason cancelled), reset (reset) or removed (removed).",
               "errors": [
                 {
                   "code": -32602,
@@ -937,7 +1316,7 @@ enum OpenRPCDocument {
               "summary": "Fresh data: cached when fresh, else one deduplicated fetch; reply once settled."
             },
             {
-              "description": "Like query.fetch, but any cached data is returned without a fetch, however old or invalidated.",
+              "description": "Like query.fetch, but any cached data is returned without a fetch, however old or invalidated; it fetches only when there is none (initialData counts as data).",
               "errors": [
                 {
                   "code": -32602,
@@ -1236,7 +1615,7 @@ enum OpenRPCDocument {
               "summary": "The full state of one query, or null."
             },
             {
-              "description": "Exactly one of data and mergePatch (RFC 7396, applied to the cached data; no data patches {}). Creates the query when absent. status becomes success, error null, isInvalidated false, dataUpdateCount +1, dataUpdatedAt = updatedAt or now; a fetch in flight keeps running. Subscribers are notified.",
+              "description": "Exactly one of data and mergePatch (RFC 7396, applied to the cached data; no data patches {}); both or neither is -32602 with field data. Creates the query when absent. status becomes success, error null, isInvalidated false, dataUpdateCount +1, dataUpdatedAt = updatedAt or now; a fetch in flight keeps running. Subscribers are notified.",
               "errors": [
                 {
                   "code": -32602,
@@ -1293,7 +1672,7 @@ enum OpenRPCDocument {
                         7
                       ],
                       "status": "success",
-                      "version": 1
+                      "version": 2
                     }
                   }
                 },
@@ -1345,7 +1724,7 @@ enum OpenRPCDocument {
                         7
                       ],
                       "status": "success",
-                      "version": 2
+                      "version": 3
                     }
                   }
                 }
@@ -1484,7 +1863,7 @@ enum OpenRPCDocument {
               "summary": "Observe a query; receive query.changed notifications."
             },
             {
-              "description": "options replace the subscription's options (absent members take their defaults). A new key moves the subscription to that query (the old one may then be garbage-collected). Fetches when the key changed or enabled went from false to true and the data is stale.",
+              "description": "options, when given, replace the subscription's options (absent members take their defaults); without options the current ones are kept. A new key moves the subscription to that query (the old one may then be garbage-collected). Fetches when enabled, the key changed or enabled went from false to true, and the data is stale. A query.changed of this subscription not yet written is discarded.",
               "errors": [
                 {
                   "code": -32602,
@@ -1566,7 +1945,7 @@ enum OpenRPCDocument {
                   }
                 },
                 {
-                  "description": "The new options; absent means all defaults.",
+                  "description": "The new options; absent keeps the current ones.",
                   "name": "options",
                   "schema": {
                     "$ref": "#/components/schemas/QueryOptions"
@@ -1632,7 +2011,7 @@ enum OpenRPCDocument {
               "summary": "Detach a subscription."
             },
             {
-              "description": "Give subscription or key. Fetches even when fresh or disabled. cancelRefetch (default true): when the query has data and a fetch is in flight, that fetch is cancelled and a new one started; otherwise the call joins it. A failed fetch is not an RPC error: the returned state has status error. null for an unknown key.",
+              "description": "Give exactly one of subscription and key (else -32602, field subscription). Fetches even when fresh, static or disabled. cancelRefetch (default true): when the query has data and a fetch is in flight, that fetch is cancelled and a new one started; otherwise the call joins it. A failed, cancelled, reset or removed fetch is not an RPC error: the reply is the state (status error for a failure). By subscription the reply is that subscription's view; by key the query-level state (isStale for staleTime 0), or null when the key is not cached. -32003 only at shutdown.",
               "errors": [
                 {
                   "code": -32602,
@@ -1710,7 +2089,7 @@ enum OpenRPCDocument {
                   }
                 },
                 {
-                  "description": "A query key (when no subscription is given).",
+                  "description": "A query key (when no subscription is given); null result when not cached.",
                   "name": "key",
                   "schema": {
                     "$ref": "#/components/schemas/QueryKey"
@@ -1742,7 +2121,7 @@ enum OpenRPCDocument {
               "summary": "Fetch now, by subscription or by key; reply once settled."
             },
             {
-              "description": "Cancels the fetch (including a pending retry delay) whatever the fetcher's kind; the fetcher is sent $/cancelRequest and a late answer is ignored. revert (default true) restores the state from before the fetch with fetchStatus idle; false leaves status error with a -32003 error. No-op when idle or absent.",
+              "description": "Cancels the fetch (including a pending retry delay) whatever the fetcher's kind; the fetcher is sent $/cancelRequest and a late answer is ignored. revert (default true) restores the state from before the fetch with fetchStatus idle; false leaves status error with error {code:-32001, message:'Fetch failed', data:{code:-32003, message:'Cancelled'}}. Waiting query.fetch/query.ensure callers get the reverted state when it has data, else -32003 {reason:'cancelled'}. No-op when idle or absent.",
               "errors": [
                 {
                   "code": -32602,
@@ -1795,6 +2174,260 @@ enum OpenRPCDocument {
                 }
               },
               "summary": "Cancel the query's fetch in flight."
+            },
+            {
+              "description": "Fetches the page after the last one of an infinite query (appended) and replies once the fetch settles, with the state (a failure is reported in the state: status error and isFetchNextPageError, the pages unchanged; not an RPC error). With no such page (hasNextPage false) nothing is fetched and the reply is the current state at once; with no data the first page is loaded with initialPageParam. maxPages drops pages from the front. With another fetch in flight and data cached, cancelRefetch true (default) cancels it and starts the page fetch; false joins it. See protocol/methods/infinite.md.",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                },
+                {
+                  "code": -32005,
+                  "message": "Unknown subscription"
+                },
+                {
+                  "code": -32003,
+                  "message": "Cancelled by the server"
+                },
+                {
+                  "code": -32800,
+                  "message": "Request cancelled"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "fetchNextPage",
+                  "params": [
+                    {
+                      "name": "subscription",
+                      "value": 1
+                    }
+                  ],
+                  "result": {
+                    "name": "fetchNextPageResult",
+                    "value": {
+                      "data": {
+                        "pageParams": [
+                          1,
+                          2
+                        ],
+                        "pages": [
+                          [
+                            "a",
+                            "b"
+                          ],
+                          [
+                            "c",
+                            "d"
+                          ]
+                        ]
+                      },
+                      "dataUpdateCount": 2,
+                      "dataUpdatedAt": 1700000000000,
+                      "error": null,
+                      "errorUpdateCount": 0,
+                      "errorUpdatedAt": 0,
+                      "failureCount": 0,
+                      "failureReason": null,
+                      "fetchStatus": "idle",
+                      "hasNextPage": true,
+                      "hasPreviousPage": true,
+                      "isError": false,
+                      "isFetchNextPageError": false,
+                      "isFetchPreviousPageError": false,
+                      "isFetched": true,
+                      "isFetching": false,
+                      "isFetchingNextPage": false,
+                      "isFetchingPreviousPage": false,
+                      "isInvalidated": false,
+                      "isLoading": false,
+                      "isPaused": false,
+                      "isPending": false,
+                      "isPlaceholderData": false,
+                      "isRefetching": false,
+                      "isStale": true,
+                      "isSuccess": true,
+                      "key": [
+                        "feed"
+                      ],
+                      "status": "success",
+                      "version": 5
+                    }
+                  }
+                }
+              ],
+              "name": "query.fetchNextPage",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "A subscription of this connection (its options and view are used).",
+                  "name": "subscription",
+                  "schema": {
+                    "$ref": "#/components/schemas/SubscriptionId"
+                  }
+                },
+                {
+                  "description": "A query key (when no subscription is given): the query's remembered options, query-level state; null result when not cached.",
+                  "name": "key",
+                  "schema": {
+                    "$ref": "#/components/schemas/QueryKey"
+                  }
+                },
+                {
+                  "description": "Replace a fetch in flight when there is data; false joins it.",
+                  "name": "cancelRefetch",
+                  "schema": {
+                    "default": true,
+                    "type": "boolean"
+                  }
+                }
+              ],
+              "result": {
+                "description": "The settled state, or null.",
+                "name": "state",
+                "schema": {
+                  "oneOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "$ref": "#/components/schemas/QueryState"
+                    }
+                  ]
+                }
+              },
+              "summary": "Fetch the next page of an infinite query; reply once settled."
+            },
+            {
+              "description": "Fetches the page before the first one of an infinite query (prepended) and replies once the fetch settles, with the state (a failure is reported in the state: status error and isFetchPreviousPageError, the pages unchanged; not an RPC error). With no such page (hasPreviousPage false) nothing is fetched and the reply is the current state at once; with no data the first page is loaded with initialPageParam. maxPages drops pages from the back. With another fetch in flight and data cached, cancelRefetch true (default) cancels it and starts the page fetch; false joins it. See protocol/methods/infinite.md.",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                },
+                {
+                  "code": -32005,
+                  "message": "Unknown subscription"
+                },
+                {
+                  "code": -32003,
+                  "message": "Cancelled by the server"
+                },
+                {
+                  "code": -32800,
+                  "message": "Request cancelled"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "fetchPreviousPage",
+                  "params": [
+                    {
+                      "name": "key",
+                      "value": [
+                        "feed"
+                      ]
+                    }
+                  ],
+                  "result": {
+                    "name": "fetchPreviousPageResult",
+                    "value": {
+                      "data": {
+                        "pageParams": [
+                          0,
+                          1,
+                          2
+                        ],
+                        "pages": [
+                          [
+                            "z"
+                          ],
+                          [
+                            "a",
+                            "b"
+                          ],
+                          [
+                            "c",
+                            "d"
+                          ]
+                        ]
+                      },
+                      "dataUpdateCount": 3,
+                      "dataUpdatedAt": 1700000000000,
+                      "error": null,
+                      "errorUpdateCount": 0,
+                      "errorUpdatedAt": 0,
+                      "failureCount": 0,
+                      "failureReason": null,
+                      "fetchStatus": "idle",
+                      "hasNextPage": true,
+                      "hasPreviousPage": false,
+                      "isError": false,
+                      "isFetchNextPageError": false,
+                      "isFetchPreviousPageError": false,
+                      "isFetched": true,
+                      "isFetching": false,
+                      "isFetchingNextPage": false,
+                      "isFetchingPreviousPage": false,
+                      "isInvalidated": false,
+                      "isLoading": false,
+                      "isPaused": false,
+                      "isPending": false,
+                      "isPlaceholderData": false,
+                      "isRefetching": false,
+                      "isStale": true,
+                      "isSuccess": true,
+                      "key": [
+                        "feed"
+                      ],
+                      "status": "success",
+                      "version": 7
+                    }
+                  }
+                }
+              ],
+              "name": "query.fetchPreviousPage",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "A subscription of this connection (its options and view are used).",
+                  "name": "subscription",
+                  "schema": {
+                    "$ref": "#/components/schemas/SubscriptionId"
+                  }
+                },
+                {
+                  "description": "A query key (when no subscription is given): the query's remembered options, query-level state; null result when not cached.",
+                  "name": "key",
+                  "schema": {
+                    "$ref": "#/components/schemas/QueryKey"
+                  }
+                },
+                {
+                  "description": "Replace a fetch in flight when there is data; false joins it.",
+                  "name": "cancelRefetch",
+                  "schema": {
+                    "default": true,
+                    "type": "boolean"
+                  }
+                }
+              ],
+              "result": {
+                "description": "The settled state, or null.",
+                "name": "state",
+                "schema": {
+                  "oneOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "$ref": "#/components/schemas/QueryState"
+                    }
+                  ]
+                }
+              },
+              "summary": "Fetch the previous page of an infinite query; reply once settled."
             },
             {
               "description": "Sets isInvalidated on every match (already-invalidated ones are left alone), then refetches in the background according to refetchType (default active: queries with an enabled subscription). Replies at once.",
@@ -1929,7 +2562,7 @@ enum OpenRPCDocument {
               "summary": "Refetch matching queries in the background."
             },
             {
-              "description": "As query.cancel with revert true, for every match.",
+              "description": "As query.cancel with revert true, for every match (idle matches are left alone but counted).",
               "errors": [
                 {
                   "code": -32602,
@@ -1986,7 +2619,7 @@ enum OpenRPCDocument {
               "summary": "Cancel the fetches of matching queries (revert true)."
             },
             {
-              "description": "Fetches in flight are cancelled (waiting callers get -32003). Subscriptions stay attached to the key but get no notification; their next fetch creates a fresh query.",
+              "description": "Fetches in flight are cancelled (waiting query.fetch/query.ensure callers get -32003 {reason:'removed'}). A match with subscriptions is re-created at once as an empty query (version starting at 1, initialData of its remembered options if any) and its subscribers are sent that state; nothing is fetched. Other matches are gone.",
               "errors": [
                 {
                   "code": -32602,
@@ -2045,7 +2678,7 @@ enum OpenRPCDocument {
               "summary": "Remove matching queries from the cache."
             },
             {
-              "description": "Each match goes back to pending/idle with no data (or its initialData); fetches in flight are cancelled (waiting callers get -32003), subscribers are notified, then matches with an enabled subscription refetch.",
+              "description": "Each match goes back to pending/idle with no data (or the initialData of its remembered options); fetches in flight are cancelled (waiting query.fetch/query.ensure callers get -32003 {reason:'reset'}), subscribers are notified, then matches with an enabled subscription that are not static refetch. Unused matches start their gc timer again.",
               "errors": [
                 {
                   "code": -32602,
@@ -2219,7 +2852,574 @@ enum OpenRPCDocument {
               "summary": "States of matching queries, with their observer counts."
             },
             {
-              "description": "Due timers (staleness, retry delays, gcTime, timeouts) fire in time order during the advance; what they cause, such as a retry's fetch request or a query.changed, is written before this reply.",
+              "description": "From now on this connection receives mutate requests for mutations whose key matches key (prefix and partial object match, or identity with exact). Longest key wins; among equals the least busy mutator, then the oldest.",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "register",
+                  "params": [
+                    {
+                      "name": "key",
+                      "value": [
+                        "todos"
+                      ]
+                    }
+                  ],
+                  "result": {
+                    "name": "registerResult",
+                    "value": {
+                      "mutator": 1
+                    }
+                  }
+                }
+              ],
+              "name": "mutator.register",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "Key prefix to serve; [] serves every key.",
+                  "name": "key",
+                  "required": true,
+                  "schema": {
+                    "$ref": "#/components/schemas/KeyPrefix"
+                  }
+                },
+                {
+                  "description": "Serve only the key equal to key (key must be non-empty).",
+                  "name": "exact",
+                  "schema": {
+                    "default": false,
+                    "type": "boolean"
+                  }
+                }
+              ],
+              "result": {
+                "description": "The new mutator's id.",
+                "name": "registration",
+                "schema": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "mutator": {
+                      "$ref": "#/components/schemas/MutatorId"
+                    }
+                  },
+                  "required": [
+                    "mutator"
+                  ],
+                  "type": "object"
+                }
+              },
+              "summary": "Serve mutate requests for mutation keys under a prefix."
+            },
+            {
+              "description": "New attempts no longer go to this mutator; attempts already sent to it still accept its answers. Closing the connection unregisters all its mutators and fails their attempts in flight.",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                },
+                {
+                  "code": -32005,
+                  "message": "Unknown mutator"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "unregister",
+                  "params": [
+                    {
+                      "name": "mutator",
+                      "value": 1
+                    }
+                  ],
+                  "result": {
+                    "name": "unregisterResult",
+                    "value": {}
+                  }
+                }
+              ],
+              "name": "mutator.unregister",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "The id from mutator.register.",
+                  "name": "mutator",
+                  "required": true,
+                  "schema": {
+                    "$ref": "#/components/schemas/MutatorId"
+                  }
+                }
+              ],
+              "result": {
+                "description": "An empty object.",
+                "name": "empty",
+                "schema": {
+                  "additionalProperties": false,
+                  "type": "object"
+                }
+              },
+              "summary": "Stop serving a prefix."
+            },
+            {
+              "description": "The optimistic writes are made at once; the mutation then waits for its scope and the network (isPaused), calls the mutator (mutate request), retries per retry/retryDelay, and settles. On success: setData writes, invalidations, then the answer {data}. On failure after the retries: the optimistic writes are rolled back exactly and the answer is -32007 with the mutator's last error as data. No mutator registered for the key fails an attempt with {code:-32002, message:'No mutator'}. $/cancelRequest answers the caller with -32800; the mutation goes on.",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                },
+                {
+                  "code": -32007,
+                  "message": "Mutation failed"
+                },
+                {
+                  "code": -32003,
+                  "message": "Cancelled by the server"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "run",
+                  "params": [
+                    {
+                      "name": "key",
+                      "value": [
+                        "todos",
+                        "add"
+                      ]
+                    },
+                    {
+                      "name": "variables",
+                      "value": {
+                        "title": "b"
+                      }
+                    },
+                    {
+                      "name": "options",
+                      "value": {
+                        "invalidate": [
+                          {
+                            "key": [
+                              "todos"
+                            ]
+                          }
+                        ],
+                        "optimistic": [
+                          {
+                            "data": [
+                              "a",
+                              "b"
+                            ],
+                            "key": [
+                              "todos"
+                            ]
+                          }
+                        ]
+                      }
+                    }
+                  ],
+                  "result": {
+                    "name": "runResult",
+                    "value": {
+                      "data": {
+                        "id": 2
+                      }
+                    }
+                  }
+                }
+              ],
+              "name": "mutation.run",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "The mutation key (a non-empty array); chooses the mutator.",
+                  "name": "key",
+                  "required": true,
+                  "schema": {
+                    "$ref": "#/components/schemas/QueryKey"
+                  }
+                },
+                {
+                  "description": "Passed to the mutator (null when absent).",
+                  "name": "variables",
+                  "schema": {
+                    "$ref": "#/components/schemas/JsonValue"
+                  }
+                },
+                {
+                  "description": "Retries, optimistic writes, invalidation, result writes, scope.",
+                  "name": "options",
+                  "schema": {
+                    "$ref": "#/components/schemas/MutationOptions"
+                  }
+                }
+              ],
+              "result": {
+                "description": "The mutator's data.",
+                "name": "outcome",
+                "schema": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/JsonValue"
+                    }
+                  },
+                  "required": [
+                    "data"
+                  ],
+                  "type": "object"
+                }
+              },
+              "summary": "Run a mutation through the daemon."
+            },
+            {
+              "description": "Returns the kept mutations the filter covers, then sends mutation.changed {subscription, mutation} for every change of a covered mutation, including the change that makes it leave the filter. Pushes coalesce to the latest state per (subscription, mutation).",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "subscribe",
+                  "params": [
+                    {
+                      "name": "filter",
+                      "value": {
+                        "status": "pending"
+                      }
+                    }
+                  ],
+                  "result": {
+                    "name": "subscribeResult",
+                    "value": {
+                      "mutations": [
+                        {
+                          "error": null,
+                          "failureCount": 0,
+                          "failureReason": null,
+                          "id": 1,
+                          "isPaused": false,
+                          "key": [
+                            "todos",
+                            "add"
+                          ],
+                          "status": "pending",
+                          "submittedAt": 1700000000000,
+                          "variables": {
+                            "title": "b"
+                          },
+                          "version": 1
+                        }
+                      ],
+                      "subscription": 3
+                    }
+                  }
+                }
+              ],
+              "name": "mutation.subscribe",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "Which mutations; absent covers all.",
+                  "name": "filter",
+                  "schema": {
+                    "$ref": "#/components/schemas/MutationFilter"
+                  }
+                }
+              ],
+              "result": {
+                "name": "subscription",
+                "schema": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "mutations": {
+                      "items": {
+                        "$ref": "#/components/schemas/MutationState"
+                      },
+                      "type": "array"
+                    },
+                    "subscription": {
+                      "$ref": "#/components/schemas/SubscriptionId"
+                    }
+                  },
+                  "required": [
+                    "subscription",
+                    "mutations"
+                  ],
+                  "type": "object"
+                }
+              },
+              "summary": "Watch mutations."
+            },
+            {
+              "description": "Ends a mutation subscription of this connection; unwritten pushes are dropped.",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                },
+                {
+                  "code": -32005,
+                  "message": "Unknown subscription"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "unsubscribe",
+                  "params": [
+                    {
+                      "name": "subscription",
+                      "value": 3
+                    }
+                  ],
+                  "result": {
+                    "name": "unsubscribeResult",
+                    "value": {}
+                  }
+                }
+              ],
+              "name": "mutation.unsubscribe",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "The id from mutation.subscribe.",
+                  "name": "subscription",
+                  "required": true,
+                  "schema": {
+                    "$ref": "#/components/schemas/SubscriptionId"
+                  }
+                }
+              ],
+              "result": {
+                "description": "An empty object.",
+                "name": "empty",
+                "schema": {
+                  "additionalProperties": false,
+                  "type": "object"
+                }
+              },
+              "summary": "Stop watching mutations."
+            },
+            {
+              "description": "The kept mutations (unsettled ones, and settled ones for their gcTime) that the filter covers, in submission order. {status:'pending'} lists the pending ones (TanStack's isMutating).",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "list",
+                  "params": [
+                    {
+                      "name": "filter",
+                      "value": {
+                        "status": "pending"
+                      }
+                    }
+                  ],
+                  "result": {
+                    "name": "listResult",
+                    "value": [
+                      {
+                        "error": null,
+                        "failureCount": 0,
+                        "failureReason": null,
+                        "id": 1,
+                        "isPaused": false,
+                        "key": [
+                          "todos",
+                          "add"
+                        ],
+                        "status": "pending",
+                        "submittedAt": 1700000000000,
+                        "variables": {
+                          "title": "b"
+                        },
+                        "version": 1
+                      }
+                    ]
+                  }
+                }
+              ],
+              "name": "mutations.list",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "Which mutations; absent lists all.",
+                  "name": "filter",
+                  "schema": {
+                    "$ref": "#/components/schemas/MutationFilter"
+                  }
+                }
+              ],
+              "result": {
+                "name": "mutations",
+                "schema": {
+                  "items": {
+                    "$ref": "#/components/schemas/MutationState"
+                  },
+                  "type": "array"
+                }
+              },
+              "summary": "List mutations."
+            },
+            {
+              "description": "Offline: new mutations and retries pause (isPaused), attempts in flight go on. Online: paused mutations resume first, in submission order (scoped ones one after another).",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "offline",
+                  "params": [
+                    {
+                      "name": "online",
+                      "value": false
+                    }
+                  ],
+                  "result": {
+                    "name": "offlineResult",
+                    "value": {}
+                  }
+                }
+              ],
+              "name": "network.setOnline",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "The new state.",
+                  "name": "online",
+                  "required": true,
+                  "schema": {
+                    "type": "boolean"
+                  }
+                }
+              ],
+              "result": {
+                "description": "An empty object.",
+                "name": "empty",
+                "schema": {
+                  "additionalProperties": false,
+                  "type": "object"
+                }
+              },
+              "summary": "Set the daemon-wide network state."
+            },
+            {
+              "description": "Sets this connection's focus (every connection starts focused). false: polling of this connection's subscriptions stops except with refetchIntervalInBackground. true after false: polling resumes (next poll one interval later) and, once per query, the first enabled subscription of this connection whose refetchOnFocus allows it refetches (true: when stale for it; \"always\": even when fresh, not for staleTime \"static\"). Setting the focus it already has does nothing. Other connections are not affected; retries are never held back by focus.",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "unfocus",
+                  "params": [
+                    {
+                      "name": "focused",
+                      "value": false
+                    }
+                  ],
+                  "result": {
+                    "name": "unfocusResult",
+                    "value": {}
+                  }
+                }
+              ],
+              "name": "client.setFocused",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "Whether this connection is focused.",
+                  "name": "focused",
+                  "required": true,
+                  "schema": {
+                    "type": "boolean"
+                  }
+                }
+              ],
+              "result": {
+                "description": "An empty object.",
+                "name": "empty",
+                "schema": {
+                  "additionalProperties": false,
+                  "type": "object"
+                }
+              },
+              "summary": "Set this connection's focus (TanStack's window focus)."
+            },
+            {
+              "description": "Refetches, once each, every query with at least one enabled subscription (any connection) whose refetchOn option lists name, stale or not (staleTime \"static\" included), in the order of their keys' canonical text; a fetch in flight is joined. Beyond TanStack: named refetch triggers.",
+              "errors": [
+                {
+                  "code": -32602,
+                  "message": "Invalid params"
+                }
+              ],
+              "examples": [
+                {
+                  "name": "emit",
+                  "params": [
+                    {
+                      "name": "name",
+                      "value": "todo-saved"
+                    }
+                  ],
+                  "result": {
+                    "name": "emitResult",
+                    "value": {
+                      "matched": 1
+                    }
+                  }
+                }
+              ],
+              "name": "events.emit",
+              "paramStructure": "by-name",
+              "params": [
+                {
+                  "description": "The event name, compared exactly.",
+                  "name": "name",
+                  "required": true,
+                  "schema": {
+                    "minLength": 1,
+                    "type": "string"
+                  }
+                }
+              ],
+              "result": {
+                "description": "How many queries were refetched (or joined).",
+                "name": "matched",
+                "schema": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "matched": {
+                      "minimum": 0,
+                      "type": "integer"
+                    }
+                  },
+                  "required": [
+                    "matched"
+                  ],
+                  "type": "object"
+                }
+              },
+              "summary": "Raise a named event: refetch the queries whose subscriptions listen for it."
+            },
+            {
+              "description": "Due timers (staleness, retry delays, gcTime, timeouts) fire in time order during the advance, each at its own due time; what they cause, such as a retry's fetch request or a query.changed, is queued before this reply. ms 0 fires the timers due now (timers never fire outside clock.advance).",
               "errors": [
                 {
                   "code": -32602,
@@ -2372,7 +3572,7 @@ enum OpenRPCDocument {
               "x-gate": "test-methods"
             },
             {
-              "description": "By position: every element is a term ([1,2,4]). By name: {numbers: [1,2,4]}.",
+              "description": "By position: every element is a term ([1,2,4]). By name: {numbers: [1,2,4]}. Absent params are -32602.",
               "errors": [
                 {
                   "code": -32602,
@@ -2424,7 +3624,7 @@ enum OpenRPCDocument {
               "x-gate": "test-methods"
             },
             {
-              "description": "No params.",
+              "description": "Ignores its params (any object or array).",
               "errors": [],
               "examples": [
                 {
@@ -2440,7 +3640,7 @@ enum OpenRPCDocument {
                 }
               ],
               "name": "test.getData",
-              "paramStructure": "by-name",
+              "paramStructure": "either",
               "params": [],
               "result": {
                 "description": "Always [\"hello\", 5].",
@@ -2461,13 +3661,13 @@ enum OpenRPCDocument {
                   "params": [
                     {
                       "name": "text",
-                      "value": "line\nbreak "
+                      "value": "line\nbreak\u2028"
                     }
                   ],
                   "result": {
                     "name": "echoResult",
                     "value": {
-                      "text": "line\nbreak "
+                      "text": "line\nbreak\u2028"
                     }
                   }
                 }
@@ -2487,7 +3687,7 @@ enum OpenRPCDocument {
           "openrpc": "1.2.6",
           "x-server-to-client": [
             {
-              "description": "Answer with result {data} (data may be null; a missing data member fails the attempt with {code:-32602, message:'data is undefined'}) or with an error object (one failed attempt; retries follow the query's retry options). Ids are positive integers counted per connection.",
+              "description": "Answer with result {data} (data may be null) or with an error object (one failed attempt; retries follow the query's retry options). A result without a data member, or one that is not an object, fails the attempt with {code:-32602, message:'data is undefined'}, and the retry rules apply; a malformed answer fails it with {code:-32600, message:'Malformed response', data:{reason}}. Ids are positive integers counted per connection.",
               "examples": [
                 {
                   "name": "fetch",
@@ -2545,7 +3745,7 @@ enum OpenRPCDocument {
                   }
                 },
                 {
-                  "description": "The query's meta option; present only when set.",
+                  "description": "The meta option the fetch started with; present only when set.",
                   "name": "meta",
                   "schema": {}
                 }
@@ -2568,7 +3768,7 @@ enum OpenRPCDocument {
               "x-kind": "request"
             },
             {
-              "description": "Sent when a fetch is cancelled, replaced, timed out or abandoned (cancellable fetchers only for abandonment). A late answer is ignored.",
+              "description": "Sent when a fetch is cancelled, replaced, removed or reset, when its attempt times out, or when it is abandoned (cancellable fetchers only). A late answer is ignored.",
               "examples": [
                 {
                   "name": "cancel",
@@ -2601,7 +3801,7 @@ enum OpenRPCDocument {
               "x-kind": "notification"
             },
             {
-              "description": "Sent to the subscribing connection after the query.subscribe (or query.setOptions) reply. state.version never decreases while the key stays the same.",
+              "description": "Sent to the subscribing connection after the query.subscribe (or query.setOptions) reply, only when the subscription's state differs from the last one sent. Coalesced: a queued, unwritten notification keeps its place in the output and carries the newest state, so intermediate states can be skipped; order by state.version (it never decreases while the subscription stays on the same query entry).",
               "examples": [
                 {
                   "name": "changed",
@@ -2671,6 +3871,150 @@ enum OpenRPCDocument {
               "summary": "A subscription's state changed.",
               "x-direction": "server-to-client",
               "x-kind": "notification"
+            },
+            {
+              "description": "Answer with result {data} (data may be null) or with an error object (one failed attempt; retries follow the mutation's retry options). A result without data fails the attempt with {code:-32602, message:'data is undefined'}. $/cancelRequest withdraws it (attempt timeout). Ids are positive integers counted per connection.",
+              "examples": [
+                {
+                  "name": "mutate",
+                  "params": [
+                    {
+                      "name": "mutator",
+                      "value": 1
+                    },
+                    {
+                      "name": "key",
+                      "value": [
+                        "todos",
+                        "add"
+                      ]
+                    },
+                    {
+                      "name": "variables",
+                      "value": {
+                        "title": "b"
+                      }
+                    },
+                    {
+                      "name": "attempt",
+                      "value": 1
+                    }
+                  ],
+                  "result": {
+                    "name": "mutateResult",
+                    "value": {
+                      "data": {
+                        "id": 2
+                      }
+                    }
+                  }
+                }
+              ],
+              "name": "mutate",
+              "params": [
+                {
+                  "description": "Which of this connection's mutators is asked.",
+                  "name": "mutator",
+                  "required": true,
+                  "schema": {
+                    "$ref": "#/components/schemas/MutatorId"
+                  }
+                },
+                {
+                  "description": "The mutation key.",
+                  "name": "key",
+                  "required": true,
+                  "schema": {
+                    "$ref": "#/components/schemas/QueryKey"
+                  }
+                },
+                {
+                  "description": "The variables of mutation.run (null when absent).",
+                  "name": "variables",
+                  "required": true,
+                  "schema": {
+                    "$ref": "#/components/schemas/JsonValue"
+                  }
+                },
+                {
+                  "description": "1 for the first attempt, +1 per retry.",
+                  "name": "attempt",
+                  "required": true,
+                  "schema": {
+                    "minimum": 1,
+                    "type": "integer"
+                  }
+                }
+              ],
+              "result": {
+                "name": "mutateResult",
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/JsonValue"
+                    }
+                  },
+                  "required": [
+                    "data"
+                  ],
+                  "type": "object"
+                }
+              },
+              "summary": "One attempt of a mutation, sent to the chosen mutator."
+            },
+            {
+              "description": "Sent to mutation.subscribe subscriptions; the latest state per (subscription, mutation) is written.",
+              "examples": [
+                {
+                  "name": "changed",
+                  "params": [
+                    {
+                      "name": "subscription",
+                      "value": 3
+                    },
+                    {
+                      "name": "mutation",
+                      "value": {
+                        "error": null,
+                        "failureCount": 0,
+                        "failureReason": null,
+                        "id": 1,
+                        "isPaused": false,
+                        "key": [
+                          "todos",
+                          "add"
+                        ],
+                        "status": "pending",
+                        "submittedAt": 1700000000000,
+                        "variables": {
+                          "title": "b"
+                        },
+                        "version": 1
+                      }
+                    }
+                  ]
+                }
+              ],
+              "name": "mutation.changed",
+              "params": [
+                {
+                  "description": "The mutation subscription.",
+                  "name": "subscription",
+                  "required": true,
+                  "schema": {
+                    "$ref": "#/components/schemas/SubscriptionId"
+                  }
+                },
+                {
+                  "description": "The mutation's new state.",
+                  "name": "mutation",
+                  "required": true,
+                  "schema": {
+                    "$ref": "#/components/schemas/MutationState"
+                  }
+                }
+              ],
+              "summary": "A watched mutation changed (notification)."
             }
           ]
         }

@@ -4,6 +4,12 @@ import QuerydCore
 import QuerydJSON
 import QuerydRPC
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A request's params object; positional (array) params are refused by every method but the test fixtures.
 struct Params {
     let members: [String: JSONValue]
@@ -19,12 +25,29 @@ struct Params {
         }
     }
 
-    /// Refuses positional params and members other than `allowed`.
-    func expect(_ allowed: Set<String>) throws(RPCError) {
+    /// Refuses positional params and members other than `allowed`. The names are compile-time
+    /// constants compared byte by byte, so the usual call (a literal list) allocates and hashes nothing.
+    func expect(_ allowed: [StaticString]) throws(RPCError) {
         if case .array = raw { throw Params.invalid("params", "must be an object (by-name params)") }
-        for name in members.keys where !allowed.contains(name) {
-            throw Params.invalid(name, "unknown parameter; expected \(allowed.sorted().joined(separator: ", "))")
+        for name in members.keys where !Params.contains(allowed, name) {
+            let expected = Set(allowed.map { $0.description }).sorted().joined(separator: ", ")
+            throw Params.invalid(name, "unknown parameter; expected \(expected)")
         }
+    }
+
+    /// Whether `name` is one of `names`, with `String` equality. An ASCII name equals another
+    /// ASCII name exactly when their bytes do, so that case compares bytes; a name with other
+    /// characters (which may be canonically equivalent to an ASCII one) takes the `String` comparison.
+    private static func contains(_ names: [StaticString], _ name: String) -> Bool {
+        var name = name
+        let byBytes: Bool? = name.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return names.contains { allowed in
+                allowed.utf8CodeUnitCount == bytes.count
+                    && (bytes.isEmpty || memcmp(allowed.utf8Start, bytes.baseAddress!, bytes.count) == 0)
+            }
+        }
+        return byBytes ?? names.contains { $0.description == name }
     }
 
     static func invalid(_ field: String, _ reason: String) -> RPCError {

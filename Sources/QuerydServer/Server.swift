@@ -11,13 +11,19 @@ import QuerydRPC
 public final class Server {
     public let configuration: ServerConfiguration
     public let cache: QueryCache
+    /// The mutations, mutators and mutation subscriptions, writing to `cache`.
+    public let mutations: MutationCache
     public let scheduler: TimerScheduler
     /// The test clock, when `configuration.manualClock` is on.
     public let manualClock: ManualClock?
     let logger: Logger
     let methods: MethodTable
     private var sessions: [ConnectionID: Session] = [:]
+    /// The `mutate` request carrying each mutation attempt: its connection and request id.
+    var mutateRequests: [MutationAttemptID: (connection: ConnectionID, request: Int)] = [:]
     private var dirty: [Session] = []
+    /// Sessions whose output waits for their peer to read what was written before.
+    private var held: [Session] = []
     private var lastConnectionID = 0
     private(set) var isShuttingDown = false
     /// The answer of `rpc.discover`: the OpenRPC document restricted to the served methods.
@@ -28,14 +34,22 @@ public final class Server {
         self.configuration = configuration
         self.scheduler = TimerScheduler(clock: clock)
         self.cache = QueryCache(scheduler: scheduler)
+        self.mutations = MutationCache(queries: cache)
         self.manualClock = configuration.manualClock ? clock as? ManualClock : nil
         self.logger = logger
         self.methods = MethodTable(configuration: configuration)
         cache.delegate = self
+        mutations.delegate = self
     }
+
+    /// Notifications a client may send that are handled by the session, not the method table.
+    static let protocolNotifications = ["$/cancelRequest", "fetch.progress"]
 
     /// Connections open now.
     public var connectionCount: Int { sessions.count }
+
+    /// The open session of `connection`, if any.
+    func session(for connection: ConnectionID) -> Session? { sessions[connection] }
 
     /// Starts serving a new connection.
     public func openSession(transport: any SessionTransport) -> Session {
@@ -49,6 +63,7 @@ public final class Server {
     func sessionClosed(_ session: Session) {
         sessions[session.connection] = nil
         cache.connectionClosed(session.connection)
+        mutationsConnectionClosed(session.connection)
     }
 
     func markDirty(_ session: Session) {
@@ -59,12 +74,15 @@ public final class Server {
 
     /// Writes every session's queued output; call once per loop iteration, before it sleeps.
     public func flush() {
+        let waiting = held
+        held = []
+        for session in waiting { markDirty(session) }
         while !dirty.isEmpty {
             let batch = dirty
             dirty = []
             for session in batch {
                 session.isMarkedDirty = false
-                session.flush()
+                if !session.flush() { held.append(session) }
             }
         }
     }
@@ -102,10 +120,47 @@ public final class Server {
             return
         }
         do {
+            let counted = try checkLimits(method: method, session: session)
             let call = MethodCall(server: self, session: session, params: try Params(params), reply: reply)
             try handler(call)
+            switch counted {
+            case .subscription(let change): session.subscriptionCount += change
+            case .registration(let change): session.registrationCount += change
+            case nil: break
+            }
         } catch {
             reply.fail(error)
+        }
+    }
+
+    /// What a successful call of a method changes in a connection's counted holdings.
+    private enum Holding {
+        case subscription(Int)
+        case registration(Int)
+    }
+
+    /// Refuses a method that would take a connection past its subscription or registration
+    /// limit; returns what the method changes when it succeeds (they fail only by throwing).
+    private func checkLimits(method: String, session: Session) throws(RPCError) -> Holding? {
+        switch method {
+        case "query.subscribe":
+            let max = configuration.maxSubscriptionsPerConnection
+            if session.subscriptionCount >= max {
+                throw .limitExceeded("max-subscriptions-per-connection", max: max)
+            }
+            return .subscription(1)
+        case "query.unsubscribe":
+            return .subscription(-1)
+        case "fetcher.register", "mutator.register":
+            let max = configuration.maxRegistrationsPerConnection
+            if session.registrationCount >= max {
+                throw .limitExceeded("max-registrations-per-connection", max: max)
+            }
+            return .registration(1)
+        case "fetcher.unregister", "mutator.unregister":
+            return .registration(-1)
+        default:
+            return nil
         }
     }
 }

@@ -1,4 +1,8 @@
-// The daemon's limits and switches, as given on the `queryd serve` command line.
+// The daemon's limits and switches, as given on the `queryd serve` command line, and the -32006
+// error a request gets when it would pass one of the per-connection limits.
+
+import QuerydJSON
+public import QuerydRPC
 
 /// Settings of a `Server`; every limit is a command-line flag with the default shown here.
 public struct ServerConfiguration: Sendable {
@@ -8,6 +12,25 @@ public struct ServerConfiguration: Sendable {
     public var maxDepth = 128
     /// Connections served at once; further ones are told so and closed.
     public var maxConnections = 1024
+    /// Subscriptions one connection may hold at once (`--max-subscriptions-per-connection`).
+    public var maxSubscriptionsPerConnection = 10_000
+    /// Fetcher and mutator registrations one connection may hold at once
+    /// (`--max-registrations-per-connection`).
+    public var maxRegistrationsPerConnection = 1_000
+    /// Requests of one connection that may wait for an answer at once (`query.fetch` waiting on a
+    /// fetch, say) (`--max-pending-requests-per-connection`).
+    public var maxPendingRequestsPerConnection = 10_000
+    /// Output bytes one connection may have waiting to be written; past it the client is not
+    /// reading and its connection is closed (`--max-outbound-bytes`).
+    public var maxOutboundBytes = 64 * 1024 * 1024
+    /// Members of one batch (`--max-batch`); a larger batch is refused whole.
+    public var maxBatch = 1_000
+    /// While more than this many bytes wait in a connection's socket queue, its new output stays
+    /// in the session (where `query.changed` pushes coalesce) instead of being queued behind them.
+    public var outboundHoldBytes = 256 * 1024
+    /// While more than this many output bytes wait for a connection, the daemon stops reading its
+    /// requests (backpressure); it reads again once they are written.
+    public var readPauseBytes = 1024 * 1024
     /// Serve `clock.advance` / `clock.now` over a manual clock.
     public var manualClock = false
     /// Serve the JSON-RPC conformance fixtures `test.*`.
@@ -16,4 +39,12 @@ public struct ServerConfiguration: Sendable {
     public var version = "0.1.0"
 
     public init() {}
+}
+
+extension RPCError {
+    /// The -32006 reply for a request that would pass a limit:
+    /// `{"code":-32006,"message":"Limit exceeded","data":{"limit":"<flag>","max":n}}`.
+    public static func limitExceeded(_ flag: String, max: Int) -> RPCError {
+        RPCError(.limitExceeded, data: ["limit": .string(flag), "max": .number(JSONNumber(max))])
+    }
 }

@@ -15,6 +15,17 @@ public protocol SessionTransport: AnyObject {
     func write(_ bytes: [UInt8])
     /// Closes once everything written so far has been sent.
     func closeAfterWrites()
+    /// Bytes given to `write` that the peer has not taken yet.
+    var queuedWriteBytes: Int { get }
+    /// Closes now, dropping whatever is still queued (a peer that does not read).
+    func abort()
+}
+
+extension SessionTransport {
+    /// A transport that writes synchronously has nothing queued.
+    public var queuedWriteBytes: Int { 0 }
+    /// Without a way to drop queued bytes, close after them.
+    public func abort() { closeAfterWrites() }
 }
 
 /// The server side of one client connection.
@@ -26,8 +37,9 @@ public final class Session {
     private var framer: LineFramer
     /// Client requests answered later (waiting on the cache), by id, for `$/cancelRequest`.
     private var deferred: [RPCID: PendingReply] = [:]
-    /// Server-to-client `fetch` requests awaiting an answer: request id -> attempt, and back.
-    private var attemptByRequest: [Int: AttemptID] = [:]
+    /// Server-to-client requests awaiting an answer, by request id, with what to do with it.
+    private var outgoing: [Int: (Result<JSONValue, RPCError>) -> Void] = [:]
+    /// The request carrying each fetch attempt.
     private var requestByAttempt: [AttemptID: Int] = [:]
     private var lastRequestID = 0
     /// The peer closed its writing side: finish what was read, then close.
@@ -39,6 +51,12 @@ public final class Session {
     private var isClosing = false
     /// Queued in the server's list of sessions to flush.
     var isMarkedDirty = false
+    /// Subscriptions and fetcher/mutator registrations this connection holds (for the limits).
+    var subscriptionCount = 0
+    var registrationCount = 0
+
+    /// Output waiting for this connection: queued in the session and not yet taken by the peer.
+    public var pendingOutputBytes: Int { outbox.queuedBytes + transport.queuedWriteBytes }
 
     init(connection: ConnectionID, server: Server, transport: any SessionTransport) {
         self.connection = connection
@@ -82,7 +100,7 @@ public final class Session {
             if let waiter = reply.waiter { server.cache.cancelWaiter(waiter) }
         }
         deferred = [:]
-        attemptByRequest = [:]
+        outgoing = [:]
         requestByAttempt = [:]
         server.sessionClosed(self)
     }
@@ -95,6 +113,20 @@ public final class Session {
     }
 
     private func handle(line: UnsafeRawBufferPointer) {
+        guard !closeRequested else { return }
+        // Hand large output to the transport as it grows, so a peer that reads keeps up; a peer
+        // that sends requests without reading the replies is stopped before its output grows further.
+        if outbox.queuedBytes > server.configuration.outboundHoldBytes { flush() }
+        guard !closeRequested else { return }
+        if outbox.queuedBytes > server.configuration.maxOutboundBytes {
+            abortUnread()
+            return
+        }
+        // The usual line, one request object, is decoded from its bytes; any other goes through the parser.
+        if let outcome = RPCDecoding.decodeObjectLine(line, maxDepth: server.configuration.maxDepth) {
+            dispatch(outcome, batch: nil, slot: 0)
+            return
+        }
         let value: JSONValue
         do {
             value = try JSONParser.parse(line, maxDepth: server.configuration.maxDepth)
@@ -111,6 +143,12 @@ public final class Session {
     }
 
     private func handle(batch members: [JSONValue]) {
+        let maxBatch = server.configuration.maxBatch
+        if members.count > maxBatch {
+            // Refused whole: no member runs, and one error answers the line.
+            outbox.appendLine { RPCWriter.error(id: nil, error: .limitExceeded("max-batch", max: maxBatch), to: &$0) }
+            return
+        }
         let decoded = members.map(RPCDecoding.decode)
         let expected = decoded.reduce(0) { count, outcome in Session.needsAnswer(outcome) ? count + 1 : count }
         let collector = expected > 0 ? BatchReply(session: self, expected: expected) : nil
@@ -142,7 +180,19 @@ public final class Session {
     private func dispatch(_ outcome: Result<RPCMessage, RPCInvalid>, batch: BatchReply?, slot: Int) {
         switch outcome {
         case .failure(let invalid) where invalid.isResponse:
-            server.logger.debug("ignored a malformed response on connection \(connection): \(invalid.reason)")
+            // A malformed answer to one of our requests still ends it (as a failure), so nothing
+            // waits for an answer that already came; other malformed responses are ignored.
+            if case .number(let number)? = invalid.id, let id = number.intValue,
+                let answer = outgoing.removeValue(forKey: id)
+            {
+                server.logger.debug(
+                    "malformed response to request \(id) on connection \(connection): \(invalid.reason)")
+                answer(
+                    .failure(RPCError(.invalidRequest, "Malformed response", data: ["reason": .string(invalid.reason)]))
+                )
+            } else {
+                server.logger.debug("ignored a malformed response on connection \(connection): \(invalid.reason)")
+            }
         case .failure(let invalid):
             let reply = PendingReply(id: invalid.id ?? .null, session: self, batch: batch, slot: slot)
             reply.fail(.invalidRequest(invalid.reason))
@@ -152,6 +202,8 @@ public final class Session {
         case .success(.notification(let notification)):
             if notification.method == "$/cancelRequest" {
                 cancelRequest(notification.params)
+            } else if notification.method == "fetch.progress" {
+                progress(notification.params)
             } else {
                 let reply = PendingReply(id: nil, session: self, batch: nil, slot: 0)
                 server.dispatch(method: notification.method, params: notification.params, reply: reply, session: self)
@@ -166,13 +218,19 @@ public final class Session {
     /// Remembers a request that will be answered when its cache wait ends.
     func deferAnswer(_ reply: PendingReply, waiter: WaiterToken?) {
         guard !reply.isAnswered, let id = reply.id else { return }
+        let limit = server.configuration.maxPendingRequestsPerConnection
+        if deferred.count >= limit, deferred[id] == nil {
+            reply.fail(.limitExceeded("max-pending-requests-per-connection", max: limit))
+            if let waiter { server.cache.cancelWaiter(waiter) }
+            return
+        }
         reply.waiter = waiter
         deferred[id] = reply
     }
 
     /// Called once a request has been answered.
     func replyFinished(_ reply: PendingReply) {
-        if let id = reply.id, deferred[id] === reply { deferred[id] = nil }
+        if !deferred.isEmpty, let id = reply.id, deferred[id] === reply { deferred[id] = nil }
         server.markDirty(self)
         closeIfDone()
     }
@@ -198,62 +256,110 @@ public final class Session {
 
     // MARK: - Server-to-client requests
 
-    /// Sends a `fetch` request for an attempt.
-    func send(_ request: FetchRequest) {
+    /// Sends a request to this client; `answer` gets its result or error (never called if the
+    /// request is withdrawn or the connection closes first). Returns the request id.
+    @discardableResult
+    func sendRequest(method: String, params: JSONValue, answer: @escaping (Result<JSONValue, RPCError>) -> Void)
+        -> Int
+    {
         lastRequestID += 1
         let id = lastRequestID
-        attemptByRequest[id] = request.attempt
-        requestByAttempt[request.attempt] = id
-        var params: [String: JSONValue] = [
-            "fetcher": .number(JSONNumber(request.fetcher.rawValue)), "key": request.key.jsonValue,
-            "attempt": .number(JSONNumber(request.attemptNumber)),
-        ]
-        if let meta = request.meta { params["meta"] = meta }
-        outbox.appendLine {
-            RPCWriter.request(id: .number(JSONNumber(id)), method: "fetch", params: .object(params), to: &$0)
-        }
+        outgoing[id] = answer
+        outbox.appendLine { RPCWriter.request(id: .number(JSONNumber(id)), method: method, params: params, to: &$0) }
         server.markDirty(self)
+        return id
     }
 
-    /// Tells the fetcher its answer to an attempt is no longer wanted.
-    func cancel(_ attempt: AttemptID) {
-        guard let id = requestByAttempt.removeValue(forKey: attempt) else { return }
-        attemptByRequest[id] = nil
+    /// Tells the client its answer to request `id` is no longer wanted (`$/cancelRequest`).
+    func withdrawRequest(_ id: Int) {
+        guard outgoing.removeValue(forKey: id) != nil else { return }
         outbox.appendLine {
             RPCWriter.notification(method: "$/cancelRequest", params: ["id": .number(JSONNumber(id))], to: &$0)
         }
         server.markDirty(self)
     }
 
-    /// An answer to one of our `fetch` requests. Unknown or late ids are ignored (and logged).
-    private func handle(response: RPCResponse) {
-        guard case .number(let number) = response.id, let id = number.intValue,
-            let attempt = attemptByRequest.removeValue(forKey: id)
-        else {
-            server.logger.debug("ignored a response to an unknown request id \(response.id) on connection \(connection)")
-            return
+    /// Sends a `fetch` request for an attempt.
+    func send(_ request: FetchRequest) {
+        var params: [String: JSONValue] = [
+            "fetcher": .number(JSONNumber(request.fetcher.rawValue)), "key": request.key.jsonValue,
+            "attempt": .number(JSONNumber(request.attemptNumber)),
+        ]
+        if let meta = request.meta { params["meta"] = meta }
+        if let page = request.page {
+            params["pageParam"] = page.param
+            params["direction"] = .string(page.direction.rawValue)
         }
-        requestByAttempt[attempt] = nil
-        switch response.outcome {
-        case .success(let result):
-            if let data = result["data"] {
-                server.cache.attemptSucceeded(attempt, data: data)
-            } else {
-                // A result without data is a failed attempt (TanStack's "data is undefined").
-                server.cache.attemptFailed(attempt, error: ["code": -32602, "message": "data is undefined"])
+        let attempt = request.attempt
+        let cache = server.cache
+        requestByAttempt[attempt] = sendRequest(method: "fetch", params: .object(params)) { [weak self] outcome in
+            self?.requestByAttempt[attempt] = nil
+            switch outcome {
+            case .success(let answer):
+                cache.attemptSucceeded(attempt, answer: answer)
+            case .failure(let error):
+                cache.attemptFailed(attempt, error: error.jsonValue)
             }
-        case .failure(let error):
-            server.cache.attemptFailed(attempt, error: error.jsonValue)
         }
     }
 
-    /// Writes what is queued; closes when a close was requested.
-    func flush() {
-        guard !isClosed else { return }
-        if !outbox.isEmpty { transport.write(outbox.take()) }
-        if closeRequested, !isClosing {
+    /// `fetch.progress {id, data}` from a fetcher: partial data for the fetch request `id`.
+    private func progress(_ params: JSONValue?) {
+        guard let id = params?["id"]?.intValue, let data = params?["data"],
+            let attempt = requestByAttempt.first(where: { $0.value == id })?.key
+        else { return }
+        server.cache.attemptProgressed(attempt, data: data)
+    }
+
+    /// Tells the fetcher its answer to an attempt is no longer wanted.
+    func cancel(_ attempt: AttemptID) {
+        guard let id = requestByAttempt.removeValue(forKey: attempt) else { return }
+        withdrawRequest(id)
+    }
+
+    /// An answer to one of our requests. Unknown or late ids are ignored (and logged).
+    private func handle(response: RPCResponse) {
+        guard case .number(let number) = response.id, let id = number.intValue,
+            let answer = outgoing.removeValue(forKey: id)
+        else {
+            server.logger.debug(
+                "ignored a response to an unknown request id \(response.id) on connection \(connection)")
+            return
+        }
+        answer(response.outcome)
+    }
+
+    /// Writes what is queued; closes when a close was requested. While the peer has not taken
+    /// what was written before, new output stays here, where pushes coalesce (returns false then);
+    /// past `maxOutboundBytes` of waiting output the connection is closed.
+    @discardableResult
+    func flush() -> Bool {
+        guard !isClosed, !isClosing else { return true }
+        let queued = transport.queuedWriteBytes
+        if queued + outbox.queuedBytes > server.configuration.maxOutboundBytes {
+            abortUnread()
+            return true
+        }
+        if !outbox.isEmpty {
+            guard queued <= server.configuration.outboundHoldBytes else { return false }
+            transport.write(outbox.take())
+        }
+        if closeRequested {
             isClosing = true
             transport.closeAfterWrites()
         }
+        return true
+    }
+
+    /// Closes a connection whose peer leaves its output unread past the limit, with a log line.
+    private func abortUnread() {
+        guard !isClosing else { return }
+        let limit = server.configuration.maxOutboundBytes
+        let reason = "\(pendingOutputBytes) bytes of output unread (limit --max-outbound-bytes \(limit))"
+        server.logger.warning("closing connection \(connection): \(reason)")
+        closeRequested = true
+        isClosing = true
+        outbox = Outbox()
+        transport.abort()
     }
 }

@@ -1,4 +1,5 @@
-// Writes: each one is a single malloc block [uv_write_t | payload], freed by libuv's write callback.
+// Writes: a byte buffer is copied into one malloc block [uv_write_t | payload]; an array is written in place,
+// kept alive by a `WriteHold` until libuv's write callback. The callbacks free what their write allocated.
 import CLibUV
 import Glibc
 
@@ -20,9 +21,43 @@ extension StreamConnection {
         }
     }
 
-    /// Queues a copy of `bytes` for writing; see `write(_: UnsafeRawBufferPointer)`.
+    /// Queues `bytes` for writing without copying them: the array is kept alive until libuv has
+    /// written it (one small allocation for the request). Otherwise as `write(_: UnsafeRawBufferPointer)`.
     public func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { write($0) }
+        guard !bytes.isEmpty, bytes.count <= Self.maximumBlockPayload else {
+            bytes.withUnsafeBytes { write($0) }
+            return
+        }
+        loop.assertInLoopThread()
+        guard !isClosed && !isShuttingDown else { return }
+        let hold = Unmanaged.passRetained(WriteHold(bytes))
+        guard let request = malloc(MemoryLayout<uv_write_t>.stride)?.bindMemory(to: uv_write_t.self, capacity: 1)
+        else {
+            hold.release()
+            close(reason: TransportError(code: UV_ENOMEM.rawValue, context: "write of \(bytes.count) bytes"))
+            return
+        }
+        request.pointee.data = hold.toOpaque()
+        // Safety: the bytes belong to the array's storage, which `hold` keeps alive and unmodified (a `let`)
+        // until the write callback releases it; libuv reads them only until then.
+        let status = hold.takeUnretainedValue().bytes.withUnsafeBytes { payload in
+            var buffer = uv_buf_init(
+                UnsafeMutableRawPointer(mutating: payload.baseAddress!).assumingMemoryBound(to: CChar.self),
+                UInt32(payload.count))
+            return uv_write(request, asStream(pipe), &buffer, 1) { request, status in
+                let stream = request!.pointee.handle
+                Unmanaged<WriteHold>.fromOpaque(request!.pointee.data).release()
+                free(request)
+                guard status < 0, status != UV_ECANCELED.rawValue else { return }
+                let connection = owner(of: asHandle(stream!), as: StreamConnection.self)
+                connection.close(reason: TransportError(code: status, context: "write"))
+            }
+        }
+        if let failure = uvFailure(status, "uv_write") {
+            hold.release()
+            free(request)
+            close(reason: failure)
+        }
     }
 
     private func writeBlock(_ source: UnsafeRawPointer, count: Int) {
@@ -49,4 +84,11 @@ extension StreamConnection {
             close(reason: failure)
         }
     }
+}
+
+/// Owns the array of one in-place write until libuv's callback releases it.
+private final class WriteHold {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 }

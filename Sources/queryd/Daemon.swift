@@ -1,6 +1,8 @@
 // The running daemon: one event loop, the listener, one bridge per connection between the libuv
 // transport and a server session, the single timer armed at the cache's next deadline, and the
-// signal handling that drains and stops it all.
+// signal handling that drains and stops it all (SIGINT/SIGTERM) or reopens the log (SIGHUP).
+// Connections from users other than the daemon's own (and `--allow-uid`) are refused at accept,
+// and a connection whose output backs up is no longer read until it drains (backpressure).
 
 import Glibc
 import Logging
@@ -12,16 +14,20 @@ import QuerydTransport
 
 /// Owns every long-lived object of `queryd serve`; everything runs on the loop thread.
 final class Daemon {
-    private let loop: EventLoop
-    private let server: Server
+    let loop: EventLoop
+    let server: Server
     private let listener: UnixListener
     private let timer: LoopTimer
-    private let logger: Logger
-    private let configuration: ServerConfiguration
+    let logger: Logger
+    let configuration: ServerConfiguration
+    private let access: PeerAccess
+    private let log: LogFile
     private var bridges: [Int: ConnectionBridge] = [:]
     private var stopping = false
 
-    init(configuration: ServerConfiguration, socketPath: String, logger: Logger) throws {
+    init(
+        configuration: ServerConfiguration, socketPath: String, logger: Logger, access: PeerAccess, log: LogFile
+    ) throws {
         EventLoop.ignoreSIGPIPE()
         // A parent may have started us with these blocked (threads of test runners do); the
         // daemon must see them to shut down cleanly.
@@ -29,9 +35,12 @@ final class Daemon {
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         self.configuration = configuration
         self.logger = logger
+        self.access = access
+        self.log = log
         loop = try EventLoop()
         let clock: any CacheClock = configuration.manualClock ? ManualClock() : LoopClock(loop: loop)
         server = Server(configuration: configuration, clock: clock, logger: logger)
@@ -44,6 +53,9 @@ final class Daemon {
             if let error = loop.onSignal(signal, { [unowned self] in beginShutdown() }) {
                 logger.warning("cannot watch signal \(signal): \(error)")
             }
+        }
+        if let error = loop.onSignal(SIGHUP, { [unowned self] in reopenLog() }) {
+            logger.warning("cannot watch signal \(SIGHUP): \(error)")
         }
         logger.info("queryd listening on \(socketPath)")
     }
@@ -58,6 +70,10 @@ final class Daemon {
     private func accept(_ connection: StreamConnection) {
         guard !stopping else {
             connection.close()
+            return
+        }
+        guard let peer = connection.peer, access.admits(peer.uid) else {
+            refuse(connection)
             return
         }
         if bridges.count >= configuration.maxConnections {
@@ -76,16 +92,60 @@ final class Daemon {
         bridge.session = server.openSession(transport: bridge)
         bridge.onClose = { [unowned self] in bridges[connection.id] = nil }
         bridges[connection.id] = bridge
-        if let peer = connection.peer {
-            logger.debug("connection \(connection.id) from pid \(peer.pid) uid \(peer.uid) gid \(peer.gid)")
-        }
+        logger.info("connection \(connection.id) opened by pid \(peer.pid) uid \(peer.uid) gid \(peer.gid)")
         connection.startReading()
+    }
+
+    /// Writes one -32008 line to a peer whose uid is not admitted, logs it, and closes.
+    private func refuse(_ connection: StreamConnection) {
+        let uid: JSONValue = connection.peer.map { .number(JSONNumber(Int($0.uid))) } ?? .null
+        var line: [UInt8] = []
+        let error = RPCError(
+            RPCErrorCode(rawValue: PeerAccess.deniedCode), "Permission denied",
+            data: ["uid": uid, "reason": "this daemon admits only its own uid and those given with --allow-uid"])
+        RPCWriter.error(id: nil, error: error, to: &line)
+        line.append(UInt8(ascii: "\n"))
+        connection.write(line)
+        connection.closeAfterWrites()
+        let who = connection.peer.map { "pid \($0.pid) uid \($0.uid) gid \($0.gid)" } ?? "a peer without credentials"
+        logger.warning("refused a connection from \(who): uid not allowed")
+    }
+
+    /// SIGHUP: reopens `--log-file` (after rotation); without one there is nothing to reopen.
+    private func reopenLog() {
+        guard let path = log.path else {
+            logger.info("SIGHUP: logging to stderr, nothing to reopen")
+            return
+        }
+        if let error = log.reopen() {
+            logger.error("SIGHUP: cannot reopen log file \(path): \(error); still writing to the old one")
+        } else {
+            logger.info("SIGHUP: reopened log file \(path)")
+        }
+    }
+
+    /// Stops reading from connections whose output backs up, and reads again once it drained.
+    private func applyBackpressure() {
+        let pause = configuration.readPauseBytes
+        for bridge in bridges.values {
+            guard let session = bridge.session else { continue }
+            let backlog = session.pendingOutputBytes
+            if !bridge.isPaused, backlog > pause {
+                bridge.isPaused = true
+                bridge.connection.stopReading()
+                logger.debug("connection \(bridge.connection.id): \(backlog) bytes unread by the peer; pausing input")
+            } else if bridge.isPaused, backlog <= pause / 4 {
+                bridge.isPaused = false
+                bridge.connection.startReading()
+            }
+        }
     }
 
     /// Runs due timers, writes everything queued, and arms the timer for the next deadline.
     private func beforeSleep() {
         if !configuration.manualClock { server.runDueTimers() }
         server.flush()
+        applyBackpressure()
         if stopping {
             if bridges.isEmpty { loop.stop() }
             return
@@ -120,6 +180,8 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
     let connection: StreamConnection
     var session: Session?
     var onClose: (() -> Void)?
+    /// Reading is stopped until the peer takes its output.
+    var isPaused = false
 
     init(connection: StreamConnection) {
         self.connection = connection
@@ -147,4 +209,20 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
     func closeAfterWrites() {
         connection.closeAfterWrites()
     }
+
+    var queuedWriteBytes: Int { connection.isClosed ? 0 : connection.writeQueueSize }
+
+    func abort() {
+        connection.close()
+    }
+}
+
+/// Which peers may connect: the daemon's own uid and those given with `--allow-uid`.
+struct PeerAccess {
+    /// The error code of the one line a refused peer gets.
+    static let deniedCode = -32008
+    let owner: UInt32
+    let allowed: Set<UInt32>
+
+    func admits(_ uid: UInt32) -> Bool { uid == owner || allowed.contains(uid) }
 }

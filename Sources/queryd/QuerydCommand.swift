@@ -8,6 +8,8 @@ struct QuerydCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queryd",
         abstract: "TanStack Query's cache as a daemon, shared over a Unix socket (JSON-RPC 2.0, one message per line).",
-        subcommands: [ServeCommand.self, OpenRPCCommand.self],
+        subcommands: [
+            ServeCommand.self, OpenRPCCommand.self, CallCommand.self, WatchCommand.self, FetcherCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self)
 }

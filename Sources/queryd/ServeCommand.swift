@@ -10,7 +10,8 @@ struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Run the daemon on a Unix socket.")
 
-    @Option(help: "Socket path (default: $QUERYD_SOCKET, else $XDG_RUNTIME_DIR/queryd.sock, else /tmp/queryd-<uid>.sock).")
+    @Option(
+        help: "Socket path (default: $QUERYD_SOCKET, else $XDG_RUNTIME_DIR/queryd.sock, else /tmp/queryd-<uid>.sock).")
     var socket: String?
 
     @Option(help: "Longest message line accepted, in bytes; a longer one is refused and its connection closed.")
@@ -22,6 +23,29 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Deepest JSON nesting accepted in a message.")
     var maxDepth = 128
 
+    @Option(help: "Subscriptions one connection may hold at once.")
+    var maxSubscriptionsPerConnection = 10_000
+
+    @Option(help: "Fetcher and mutator registrations one connection may hold at once.")
+    var maxRegistrationsPerConnection = 1_000
+
+    @Option(help: "Requests of one connection that may wait for an answer at once.")
+    var maxPendingRequestsPerConnection = 10_000
+
+    @Option(help: "Output bytes a connection may leave unread; past it the connection is closed.")
+    var maxOutboundBytes = 64 * 1024 * 1024
+
+    @Option(help: "Most members in one batch; a larger batch is refused whole.")
+    var maxBatch = 1_000
+
+    @Option(
+        name: .customLong("allow-uid"),
+        help: "Also admit connections from this user id (repeatable); by default only the daemon's own uid.")
+    var allowUIDs: [UInt32] = []
+
+    @Option(help: "Append logs to this file instead of stderr; SIGHUP reopens it (for log rotation).")
+    var logFile: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -31,24 +55,38 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Serve the JSON-RPC specification's example methods as test.* (for conformance tests).")
     var testMethods = false
 
+    @Option(help: "Keep successful query data in this SQLite file (WAL) and restore it, stale, at start.")
+    var persist: String?
+
+    @Option(help: "Restore only persisted data at most this many milliseconds old.")
+    var persistMaxAge: Int64 = 86_400_000
+
+    @Option(help: "Discard persisted data written under a different value of this string (e.g. an app version).")
+    var persistBuster = ""
+
+    @Option(help: "Write changed queries to the --persist file at most this many milliseconds after they change.")
+    var persistFlushMs = 1000
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
-        guard maxMessageBytes > 0, maxConnections > 0, maxDepth > 0 else {
+        let limits = [
+            maxMessageBytes, maxConnections, maxDepth, maxSubscriptionsPerConnection, maxRegistrationsPerConnection,
+            maxPendingRequestsPerConnection, maxOutboundBytes, maxBatch,
+        ]
+        guard limits.allSatisfy({ $0 > 0 }) else {
             throw ValidationError("limits must be positive")
         }
     }
 
     func run() throws {
         let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let log = try logFile.map { try LogFile(path: $0) } ?? LogFile()
+        LoggingSystem.bootstrap { label in LogFileHandler(label: label, file: log, logLevel: level) }
         let logger = Logger(label: "queryd")
         let path = SocketPath.resolve(explicit: socket, environment: Self.environment())
+        if let problem = Self.directoryProblem(socketPath: path) { throw Refusal(problem) }
         switch SocketProbe.probe(path: path) {
         case .absent: break
         case .stale:
@@ -63,10 +101,41 @@ struct ServeCommand: ParsableCommand {
         configuration.maxMessageBytes = maxMessageBytes
         configuration.maxConnections = maxConnections
         configuration.maxDepth = maxDepth
+        configuration.maxSubscriptionsPerConnection = maxSubscriptionsPerConnection
+        configuration.maxRegistrationsPerConnection = maxRegistrationsPerConnection
+        configuration.maxPendingRequestsPerConnection = maxPendingRequestsPerConnection
+        configuration.maxOutboundBytes = maxOutboundBytes
+        configuration.maxBatch = maxBatch
         configuration.manualClock = manualClock
         configuration.testMethods = testMethods
-        let daemon = try Daemon(configuration: configuration, socketPath: path, logger: logger)
+        let persistence = try persistenceSettings().map { try DaemonPersistence(opening: $0, logger: logger) }
+        let daemon = try Daemon(
+            configuration: configuration, socketPath: path, logger: logger,
+            access: PeerAccess(owner: getuid(), allowed: Set(allowUIDs)), log: log)
+        if let persistence { try daemon.startPersistence(persistence) }
         daemon.run()
+        try persistence?.finish()
+    }
+
+    /// Why the socket's directory is unsafe, if it is: it must be a directory owned by this user
+    /// (or by root) that no one else can write to, unless its sticky bit keeps others from
+    /// removing or replacing our socket (as in /tmp).
+    static func directoryProblem(socketPath: String) -> String? {
+        let directory = socketPath.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            .joined(separator: "/")
+        let path = directory.isEmpty ? (socketPath.hasPrefix("/") ? "/" : ".") : directory
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return "cannot examine the socket directory \(path): \(String(cString: strerror(errno)))"
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "\(path) is not a directory" }
+        if info.st_uid != getuid(), info.st_uid != 0 {
+            return "the socket directory \(path) belongs to uid \(info.st_uid), not to this user; use a private one"
+        }
+        if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
+            return "the socket directory \(path) is writable by other users; choose a private directory (mode 0700)"
+        }
+        return nil
     }
 
     private static func environment() -> [String: String] {

@@ -25,8 +25,10 @@ func outcome(of value: JSONValue) -> LineOutcome {
     }
 }
 
-/// Parses one line and decodes it as a single message or a batch.
+/// Parses one line and decodes it as a single message or a batch. Every line is also given to the
+/// fast path, `RPCDecoding.decodeObjectLine`, which must agree with the parser whenever it answers.
 func outcome(ofLine line: UnsafeRawBufferPointer) -> LineOutcome {
+    expectFastPathAgrees(line)
     let value: JSONValue
     do {
         value = try JSONParser.parse(line)
@@ -55,4 +57,22 @@ func outcomes(_ text: String) -> [LineOutcome] {
 /// Decodes a JSON text that must parse.
 func decode(_ text: String) throws -> Result<RPCMessage, RPCInvalid> {
     RPCDecoding.decode(try JSONParser.parse(text))
+}
+
+/// The generic path's answer for a line: nil when the parser refuses it or it is a batch.
+func genericDecode(_ line: UnsafeRawBufferPointer, maxDepth: Int = 512) -> Result<RPCMessage, RPCInvalid>? {
+    guard let value = try? JSONParser.parse(line, maxDepth: maxDepth),
+        case .single(let single) = RPCDecoding.frame(value)
+    else { return nil }
+    return RPCDecoding.decode(single)
+}
+
+/// Checks that when the fast path answers, the parser accepts the line as a single message and
+/// decodes it to the same outcome (values, ids, reasons). Returns whether the fast path answered.
+@discardableResult
+func expectFastPathAgrees(_ line: UnsafeRawBufferPointer, maxDepth: Int = 512) -> Bool {
+    guard let fast = RPCDecoding.decodeObjectLine(line, maxDepth: maxDepth) else { return false }
+    let generic = genericDecode(line, maxDepth: maxDepth)
+    #expect(generic == fast, "fast path disagrees on \(String(decoding: line, as: UTF8.self))")
+    return true
 }

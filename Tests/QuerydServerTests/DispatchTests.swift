@@ -11,7 +11,7 @@ import Testing
         let test = TestServer { $0.testMethods = true }
         let document = try JSONParser.parse(OpenRPCDocument.text)
         let documented = Set((document["methods"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
-        let served = Set(test.server.methods.names + ["$/cancelRequest"])
+        let served = Set(test.server.methods.names + Server.protocolNotifications)
         #expect(documented == served)
         // Gated methods disappear from rpc.discover when their switch is off.
         let plain = TestServer { $0.manualClock = false }
@@ -121,5 +121,18 @@ import Testing
         #expect(lines[1]["method"] == "query.changed")
         #expect(lines[1]["params"]?["state"]?["data"] == 1)
         #expect(lines[2]["id"] == 2)
+    }
+
+    @Test func aPushQueuedAgainAfterSetOptionsFollowsItsReply() {
+        let client = TestServer().connect()
+        let subscribe =
+            #"{"jsonrpc":"2.0","id":1,"method":"query.subscribe","params":{"key":["o"],"options":{"enabled":false}}}"#
+        let set2 = #"{"jsonrpc":"2.0","id":2,"method":"query.set","params":{"key":["o"],"data":2}}"#
+        let options =
+            #"{"jsonrpc":"2.0","id":3,"method":"query.setOptions","params":{"subscription":1,"options":{"enabled":false}}}"#
+        let set4 = #"{"jsonrpc":"2.0","id":4,"method":"query.set","params":{"key":["o"],"data":4}}"#
+        let lines = client.send([subscribe, set2, options, set4].joined(separator: "\n") + "\n")
+        let order = lines.map { $0["id"].map { "reply \($0)" } ?? "push \($0["params"]?["state"]?["data"] ?? .null)" }
+        #expect(order == ["reply 1", "reply 2", "reply 3", "push 4", "reply 4"])
     }
 }

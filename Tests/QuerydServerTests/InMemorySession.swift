@@ -4,6 +4,7 @@
 import Logging
 import QuerydCore
 import QuerydJSON
+
 @testable import QuerydServer
 
 /// Collects a session's output, line by line.
@@ -65,7 +66,9 @@ final class TestClient {
     @discardableResult
     func request(_ method: String, _ params: JSONValue? = nil) -> [JSONValue] {
         lastID += 1
-        var message: [String: JSONValue] = ["jsonrpc": "2.0", "id": .number(JSONNumber(lastID)), "method": .string(method)]
+        var message: [String: JSONValue] = [
+            "jsonrpc": "2.0", "id": .number(JSONNumber(lastID)), "method": .string(method),
+        ]
         if let params { message["params"] = params }
         return send(JSONValue.object(message).encodedString + "\n")
     }

@@ -13,6 +13,8 @@ public struct FetchRequest: Sendable {
     /// 1 for the first attempt of a fetch, 2 for its first retry, and so on.
     public let attemptNumber: Int
     public let meta: JSONValue?
+    /// For an infinite query: the page param to fetch and which way the list grows.
+    public let page: (param: JSONValue, direction: PageDirection)?
 }
 
 /// Receives the cache's effects, synchronously, on the loop thread.

@@ -50,4 +50,6 @@ enum AttemptError {
     static let timeout: JSONValue = ["code": -32004, "message": "Timeout"]
     static let fetcherDisconnected: JSONValue = ["code": -32002, "message": "Fetcher disconnected"]
     static let cancelled: JSONValue = ["code": -32003, "message": "Cancelled"]
+    /// TanStack's "data is undefined": a fetch answer must carry data (null is data).
+    static let dataUndefined: JSONValue = ["code": -32602, "message": "data is undefined"]
 }

@@ -4,23 +4,31 @@
 public import QuerydJSON
 
 extension QueryCache {
-    /// Registers `connection` as the fetcher for keys under `prefix`; runs waiting for such a
-    /// fetcher start their attempt at once.
+    /// Registers `connection` as the fetcher for keys under `prefix`. Fetches waiting for such a
+    /// fetcher start their attempt at once, unless `startWaiting` is false (the server then calls
+    /// `startFetches(waitingFor:)` after answering the registration, so that answer comes first).
     public func registerFetcher(
-        connection: ConnectionID, prefix: [JSONValue], exact: Bool, cancellable: Bool, defaults: QueryOptions
+        connection: ConnectionID, prefix: [JSONValue], exact: Bool, cancellable: Bool, defaults: QueryOptions,
+        startWaiting: Bool = true
     ) -> FetcherID {
         let id = makeFetcherID()
         let fetcher = Fetcher(
             id: id, connection: connection, prefix: prefix, exact: exact, cancellable: cancellable,
             defaults: defaults)
         registry.add(fetcher)
+        if startWaiting { startFetches(waitingFor: id) }
+        return id
+    }
+
+    /// Starts the attempts of fetches that were waiting for a fetcher `id` serves.
+    public func startFetches(waitingFor id: FetcherID) {
+        guard let fetcher = registry.fetcher(id) else { return }
         let waiting = queriesWaitingForFetcher.values.filter { fetcher.serves($0.key) }
             .sorted { $0.key.description < $1.key.description }
         for query in waiting {
             guard let run = query.run, case .waitingForFetcher = run.phase else { continue }
             startAttempt(query, run)
         }
-        return id
     }
 
     /// Removes a fetcher registration of `connection`. Attempts already sent to it may still be answered.
@@ -41,6 +49,7 @@ extension QueryCache {
         for attempt in lost {
             attemptFailed(attempt, error: AttemptError.fetcherDisconnected)
         }
+        unfocusedConnections.remove(connection)
         let owned = subscriptions.values.filter { $0.connection == connection }.map(\.id)
             .sorted { $0.rawValue < $1.rawValue }
         for id in owned {

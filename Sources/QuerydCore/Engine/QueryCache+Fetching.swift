@@ -16,9 +16,12 @@
 public import QuerydJSON
 
 extension QueryCache {
-    /// Starts a fetch of `query` with `options`, or joins the one in flight; returns the run.
+    /// Starts a fetch of `query` with `options`, or joins the one in flight; returns the run. For an
+    /// infinite query the fetch refetches its pages, or fetches one more page in `page`'s direction.
     @discardableResult
-    func startFetch(_ query: Query, options: ResolvedOptions, cancelRefetch: Bool) -> FetchRun {
+    func startFetch(_ query: Query, options: ResolvedOptions, cancelRefetch: Bool, page: PageDirection? = nil)
+        -> FetchRun
+    {
         var inherited: [FetchRun.Waiter] = []
         if let run = query.run {
             guard cancelRefetch, query.state.data != nil else {
@@ -34,20 +37,39 @@ extension QueryCache {
         revert.fetchStatus = .idle
         let run = FetchRun(options: options, revertState: revert)
         run.waiters = inherited
+        if query.kind == .infinite, let infinite = options.infinite {
+            let stored = query.infinitePages
+            if let page, let stored, let plan = PageFetch.page(page, of: stored, options: infinite) {
+                run.pageFetch = plan
+            } else {
+                run.pageFetch = .refetch(stored, options: infinite)
+            }
+        }
         query.run = run
         if let timer = query.gcTimer {
             scheduler.cancel(timer)
             query.gcTimer = nil
         }
-        let fetcher = registry.choose(for: query.key)
-        query.state.fetchStarted(paused: fetcher == nil)
+        let fetcher = offline ? nil : registry.choose(for: query.key)
+        // A page call on a query without data loads its first page, still shown as that page fetch.
+        query.state.fetchStarted(paused: fetcher == nil, direction: run.pageFetch == nil ? nil : page)
         publish(query)
         startAttempt(query, run)
         return run
     }
 
-    /// Sends the next attempt to a fetcher, or parks the run until one registers.
+    /// Sends the next attempt to a fetcher, or parks the run until the network is back or a
+    /// fetcher registers.
     func startAttempt(_ query: Query, _ run: FetchRun) {
+        if offline {
+            run.phase = .waitingForNetwork
+            queriesWaitingForNetwork[query.key] = query
+            if query.state.fetchStatus != .paused {
+                query.state.fetchStatus = .paused
+                publish(query)
+            }
+            return
+        }
         guard let fetcher = registry.choose(for: query.key) else {
             run.phase = .waitingForFetcher
             queriesWaitingForFetcher[query.key] = query
@@ -80,7 +102,8 @@ extension QueryCache {
             self,
             send: FetchRequest(
                 attempt: attempt, fetcher: fetcher.id, connection: fetcher.connection, key: query.key,
-                attemptNumber: run.attempts, meta: run.options.meta))
+                attemptNumber: run.attempts, meta: run.options.meta,
+                page: run.pageFetch.map { ($0.param, $0.direction) }))
     }
 
     /// Ends the attempt in flight without an answer (and tells its fetcher), or stops a retry wait.
@@ -112,14 +135,34 @@ extension QueryCache {
 
     // MARK: - Answers from fetchers
 
-    /// A fetcher answered the attempt with data. Late or unknown attempts are ignored.
-    public func attemptSucceeded(_ attempt: AttemptID, data: JSONValue) {
+    /// A fetcher answered the attempt with `answer` (`{"data": …}`, plus `nextPageParam` /
+    /// `previousPageParam` for a page). Late or unknown attempts are ignored; an answer without
+    /// data is a failed attempt.
+    public func attemptSucceeded(_ attempt: AttemptID, answer: JSONValue) {
         guard let (query, run) = currentRun(for: attempt) else { return }
+        guard let page = answer["data"] else {
+            attemptFailed(attempt, error: AttemptError.dataUndefined)
+            return
+        }
         endAttempt(of: run, notifyFetcher: false)
+        var data = page
+        var links: [PageLinks]?
+        if var plan = run.pageFetch {
+            guard let pages = plan.receive(page, links: PageLinks(answer: answer)) else {
+                // A refetch goes on with the next stored page; its retries start afresh.
+                run.pageFetch = plan
+                run.attempts = 0
+                startAttempt(query, run)
+                return
+            }
+            data = pages.jsonValue
+            links = pages.links
+        }
         query.run = nil
         // Structural sharing: equal data keeps the stored value, so nothing downstream re-encodes it.
         let shared = query.state.data == data ? query.state.data! : data
-        query.state.succeeded(data: shared, at: now, fetched: true)
+        query.state.succeeded(data: shared, at: now, fetched: true, pageLinks: links)
+        observer?.queryDataChanged(query)
         publish(query)
         settle(run, of: query)
         collectWhenUnused(query)
@@ -154,6 +197,7 @@ extension QueryCache {
     private func fail(_ run: FetchRun, of query: Query, error: JSONValue) {
         query.run = nil
         queriesWaitingForFetcher[query.key] = nil
+        queriesWaitingForNetwork[query.key] = nil
         query.state.failed(error: CacheFailure.fetchFailed(error).jsonValue, at: now)
         publish(query)
         settle(run, of: query, failure: .fetchFailed(error))
@@ -242,6 +286,7 @@ extension QueryCache {
         abandonAttempt(of: run)
         query.run = nil
         queriesWaitingForFetcher[query.key] = nil
+        queriesWaitingForNetwork[query.key] = nil
         if revert {
             query.state = run.revertState
         } else {
@@ -253,13 +298,20 @@ extension QueryCache {
         collectWhenUnused(query)
     }
 
-    /// Cancels the running fetch without touching the state (reset and remove replace it anyway);
-    /// its waiters get -32003.
-    func dropFetch(_ query: Query, reason: String) {
-        guard let run = query.run else { return }
+    /// Stops the running fetch without touching the state (reset and remove replace it); the
+    /// caller answers its waiters with `settleDropped` once the new state is in place.
+    func dropFetch(_ query: Query) -> FetchRun? {
+        guard let run = query.run else { return nil }
         abandonAttempt(of: run)
         query.run = nil
         queriesWaitingForFetcher[query.key] = nil
+        queriesWaitingForNetwork[query.key] = nil
+        return run
+    }
+
+    /// Answers the waiters of a dropped fetch: callers get -32003, refetch callers the new state.
+    func settleDropped(_ run: FetchRun?, of query: Query, reason: String) {
+        guard let run else { return }
         settle(run, of: query, failure: .cancelled(reason))
     }
 }

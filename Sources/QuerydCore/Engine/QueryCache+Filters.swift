@@ -34,7 +34,10 @@ extension QueryCache {
             if let status = filter.fetchStatus, query.state.fetchStatus != status { return false }
             return true
         }
-        if found.count > 1 { found.sort { $0.key.description < $1.key.description } }
+        if found.count > 1 {
+            // Encode each key's canonical text once (not once per comparison) to order them.
+            found = found.map { ($0.key.description, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        }
         return found
     }
 
@@ -78,12 +81,16 @@ extension QueryCache {
     public func removeQueries(_ filter: QueryFilter) -> Int {
         let matched = matching(filter)
         for query in matched {
-            dropFetch(query, reason: "removed")
+            let dropped = dropFetch(query)
             forget(query)
-            guard !query.subscriptions.isEmpty else { continue }
+            guard !query.subscriptions.isEmpty else {
+                settleDropped(dropped, of: query, reason: "removed")
+                continue
+            }
             let fresh = obtainQuery(query.key, options: query.lastOptions)
             fresh.gcTime = query.gcTime
             fresh.continueVersion(after: query)
+            fresh.kind = query.kind
             for subscription in query.subscriptions {
                 subscription.query = fresh
                 subscription.lastSelected = nil
@@ -92,6 +99,7 @@ extension QueryCache {
             fresh.subscriptions = query.subscriptions
             query.subscriptions = []
             publish(fresh)
+            settleDropped(dropped, of: fresh, reason: "removed")
         }
         return matched.count
     }
@@ -101,11 +109,13 @@ extension QueryCache {
     public func resetQueries(_ filter: QueryFilter) -> Int {
         let matched = matching(filter)
         for query in matched {
-            dropFetch(query, reason: "reset")
+            let dropped = dropFetch(query)
             let options = query.lastOptions
             query.state = QueryState(
                 initialData: options.initialData, initialDataUpdatedAt: options.initialDataUpdatedAt, now: now)
+            observer?.queryDataChanged(query)
             publish(query)
+            settleDropped(dropped, of: query, reason: "reset")
         }
         for query in matched {
             if query.isActive, !query.isExcludedFromRefetch {

@@ -25,9 +25,9 @@ extension QueryCache {
     @discardableResult
     public func fetch(
         key: QueryKey, options: QueryOptions, mode: FetchMode, completion: @escaping FetchCompletion
-    ) -> WaiterToken? {
+    ) throws(CacheFailure) -> WaiterToken? {
         let resolved = resolve(options, for: key, defaultRetry: 0)
-        let query = obtainQuery(key, options: resolved)
+        let query = try prepareQuery(key, options: resolved)
         query.lastOptions = resolved
         let hasData = query.state.data != nil
         let usable =
@@ -45,9 +45,9 @@ extension QueryCache {
     }
 
     /// Starts a background fetch when the data is missing or stale for `options`; nobody waits.
-    public func prefetch(key: QueryKey, options: QueryOptions) {
+    public func prefetch(key: QueryKey, options: QueryOptions) throws(CacheFailure) {
         let resolved = resolve(options, for: key, defaultRetry: 0)
-        let query = obtainQuery(key, options: resolved)
+        let query = try prepareQuery(key, options: resolved)
         query.lastOptions = resolved
         if query.isStale(staleTime: resolved.staleTime, now: now) {
             startFetch(query, options: resolved, cancelRefetch: false)
@@ -65,7 +65,7 @@ extension QueryCache {
 
     /// Writes data (or a merge patch) as a successful update at `updatedAt` (default now); creates
     /// the query if needed. A fetch in flight keeps running, and a cancel reverts to this write.
-    public func set(key: QueryKey, _ write: QueryWrite, updatedAt: Int64?) -> QueryResult {
+    public func set(key: QueryKey, _ write: QueryWrite, updatedAt: Int64?) throws(CacheFailure) -> QueryResult {
         let resolved = resolve(QueryOptions(), for: key, defaultRetry: 3)
         let query = obtainQuery(key, options: resolved)
         let newData: JSONValue
@@ -73,8 +73,18 @@ extension QueryCache {
         case .data(let value): newData = value
         case .mergePatch(let patch): newData = (query.state.data ?? .null).applyingMergePatch(patch)
         }
+        var links: [PageLinks]?
+        if query.kind == .infinite {
+            // Page links survive a write that keeps the number of pages (an edited item, say).
+            guard let pages = InfinitePages(data: newData, links: query.state.pageLinks) else {
+                throw .kindMismatch(
+                    key, "is an infinite query; its data must be {\"pages\": [...], \"pageParams\": [...]}")
+            }
+            links = pages.links
+        }
         let shared = query.state.data == newData ? query.state.data! : newData
-        query.state.succeeded(data: shared, at: updatedAt ?? now, fetched: false)
+        query.state.succeeded(data: shared, at: updatedAt ?? now, fetched: false, pageLinks: links)
+        observer?.queryDataChanged(query)
         if let run = query.run {
             run.revertState = query.state
             run.revertState.fetchStatus = .idle

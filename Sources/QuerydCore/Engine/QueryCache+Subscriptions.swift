@@ -10,10 +10,10 @@ extension QueryCache {
     /// Subscribes `connection` to `key`; returns the id and the first view (already showing the
     /// fetch the subscription started, if any).
     public func subscribe(connection: ConnectionID, key: QueryKey, options: QueryOptions)
-        -> (SubscriptionID, QueryResult)
+        throws(CacheFailure) -> (SubscriptionID, QueryResult)
     {
         let resolved = resolve(options, for: key, defaultRetry: 3)
-        let query = obtainQuery(key, options: resolved)
+        let query = try prepareQuery(key, options: resolved)
         let subscription = Subscription(
             id: makeSubscriptionID(), connection: connection, query: query, options: resolved)
         subscriptions[subscription.id] = subscription
@@ -35,12 +35,13 @@ extension QueryCache {
         let previousOptions = subscription.options
         let key = newKey ?? previousQuery.key
         let resolved = options.map { resolve($0, for: key, defaultRetry: 3) } ?? previousOptions
+        // Checked before anything changes, so a refused switch leaves the subscription as it was.
+        let query = try prepareQuery(key, options: resolved)
         subscription.lastResult = nil
         subscription.options = resolved
-        var query = previousQuery
-        if key != previousQuery.key {
+        if query !== previousQuery {
+            if let data = previousQuery.state.data { subscription.previousData = data }
             detach(subscription)
-            query = obtainQuery(key, options: resolved)
             subscription.lastSelected = nil
             attach(subscription, to: query)
         } else {
@@ -52,8 +53,7 @@ extension QueryCache {
         // even for staleTime "static".
         let switched = query !== previousQuery
         let enabledNow = resolved.enabled && !previousOptions.enabled
-        if resolved.enabled, switched || enabledNow, query.isStale(staleTime: resolved.staleTime, now: now)
-        {
+        if resolved.enabled, switched || enabledNow, query.isStale(staleTime: resolved.staleTime, now: now) {
             startFetch(query, options: resolved, cancelRefetch: false)
         }
         return makeFirstView(subscription)
@@ -88,7 +88,9 @@ extension QueryCache {
         let query = subscription.query
         query.subscriptions.removeAll { $0 === subscription }
         if let timer = subscription.staleTimer { scheduler.cancel(timer) }
+        if let timer = subscription.intervalTimer { scheduler.cancel(timer) }
         subscription.staleTimer = nil
+        subscription.intervalTimer = nil
         subscription.staleDeadline = nil
         subscription.lastResult = nil
         if query.subscriptions.isEmpty {
@@ -101,6 +103,7 @@ extension QueryCache {
         let view = result(of: subscription)
         subscription.lastResult = view
         armStaleTimer(subscription)
+        armIntervalTimer(subscription)
         return view
     }
 

@@ -11,6 +11,8 @@ import QuerydJSON
 public final class QueryCache {
     public let scheduler: TimerScheduler
     public weak var delegate: (any CacheDelegate)?
+    /// Told when a query's data changes or a query leaves the cache (persistence writes behind).
+    public weak var observer: (any QueryCacheObserver)?
 
     /// Every cached query by key.
     var queries: [QueryKey: Query] = [:]
@@ -24,6 +26,12 @@ public final class QueryCache {
     var queriesWaitingForFetcher: [QueryKey: Query] = [:]
     /// Which query each waiting caller waits on.
     var waiterQueries: [WaiterToken: Query] = [:]
+    /// Set by `network.setOnline false`: no attempt starts.
+    var offline = false
+    /// Queries whose fetch waits for the network to come back.
+    var queriesWaitingForNetwork: [QueryKey: Query] = [:]
+    /// Connections that said they are not focused.
+    var unfocusedConnections = Set<ConnectionID>()
 
     private var lastSubscriptionID = 0
     private var lastFetcherID = 0
@@ -93,8 +101,10 @@ public final class QueryCache {
     func forget(_ query: Query) {
         guard queries[query.key] === query else { return }
         queries[query.key] = nil
+        observer?.queryRemoved(query.key)
         keyIndex.remove(query.key, query.key)
         queriesWaitingForFetcher[query.key] = nil
+        queriesWaitingForNetwork[query.key] = nil
         if let timer = query.gcTimer { scheduler.cancel(timer) }
         query.gcTimer = nil
     }
@@ -115,7 +125,7 @@ public final class QueryCache {
             isInvalidated: state.isInvalidated,
             isStale: enabled && query.isStale(staleTime: staleTime, now: now),
             isPlaceholderData: false, version: query.version, observers: nil,
-            encodedData: nil)
+            infinite: nil, encodedData: nil)
         if result.status == .pending, let placeholder {
             result.data = placeholder
             result.status = .success
@@ -129,35 +139,55 @@ public final class QueryCache {
                 result.data = subscription?.lastSelected?.value
                 result.status = .error
                 result.isPlaceholderData = false
-                result.error = CacheFailure(
-                    code: -32602, message: "Select failed",
-                    data: ["select": .string(select.pointerText), "reason": "the pointer does not resolve in the data"]
-                ).jsonValue
+                result.error =
+                    CacheFailure(
+                        code: -32602, message: "Select failed",
+                        data: [
+                            "select": .string(select.pointerText), "reason": "the pointer does not resolve in the data",
+                        ]
+                    ).jsonValue
             }
         } else if !result.isPlaceholderData, state.data != nil {
             result.encodedData = query.encodedData
         }
+        result.infinite = infiniteFlags(of: query, status: result.status)
         return result
     }
 
     /// A subscription's current view.
     func result(of subscription: Subscription) -> QueryResult {
         let options = subscription.options
+        let placeholder: JSONValue? =
+            switch options.placeholderData {
+            case .value(let value): value
+            case .previous: subscription.previousData
+            case nil: nil
+            }
         return result(
             of: subscription.query, staleTime: options.staleTime, enabled: options.enabled, select: options.select,
-            placeholder: options.placeholderData, subscription: subscription)
+            placeholder: placeholder, subscription: subscription)
     }
 
-    /// Pushes the query's new state to every attached subscription whose view changed.
+    /// Pushes the query's new state to every attached subscription whose view changed, and
+    /// restarts their polling timers (TanStack restarts them on every query update).
     func publish(_ query: Query) {
         for subscription in query.subscriptions where subscription.lastResult != nil {
             refresh(subscription)
+            armIntervalTimer(subscription)
         }
     }
 
-    /// Recomputes one subscription's view, pushes it if it changed, and re-arms its stale timer.
+    /// Recomputes one subscription's view, pushes it if it changed (in a field it asked to be
+    /// notified about), and re-arms its stale timer.
     func refresh(_ subscription: Subscription) {
         var current = result(of: subscription)
+        if let names = subscription.options.notifyOnChangeProps, let last = subscription.lastResult,
+            !current.differs(from: last, in: names)
+        {
+            // Nothing it listens to changed: keep what it was sent as the baseline.
+            armStaleTimer(subscription)
+            return
+        }
         if current != subscription.lastResult {
             if let last = subscription.lastResult, current.version <= last.version {
                 // Only the view changed (the stale flip): the push still needs a newer version.

@@ -32,6 +32,8 @@ final class FetchRun {
         case waitingToRetry(TimerHandle)
         /// No fetcher matches the key; resumes when one registers.
         case waitingForFetcher
+        /// Offline; resumes when the network comes back.
+        case waitingForNetwork
     }
 
     struct Waiter {
@@ -59,6 +61,8 @@ final class FetchRun {
     var lastFailure: JSONValue?
     var revertState: QueryState
     var waiters: [Waiter] = []
+    /// For an infinite query: which pages this run fetches.
+    var pageFetch: PageFetch?
 
     init(options: ResolvedOptions, revertState: QueryState) {
         self.options = options

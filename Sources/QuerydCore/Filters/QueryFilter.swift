@@ -49,7 +49,8 @@ public struct QueryFilter: Sendable, Equatable {
                 }
                 fetchStatus = status
             default:
-                throw OptionsError(field: field, reason: "unknown filter field; supported: key, exact, type, stale, fetchStatus")
+                throw OptionsError(
+                    field: field, reason: "unknown filter field; supported: key, exact, type, stale, fetchStatus")
             }
         }
         if exact, key == nil || key?.isEmpty == true {

@@ -24,6 +24,12 @@ public final class Query {
     public private(set) var version: UInt64 = 1
     /// Grows only when the data value itself changes (structural sharing: equal data keeps it).
     public private(set) var dataVersion: UInt64 = 0
+    /// Whether the query is paged; fixed by its first fetch or subscription.
+    enum Kind {
+        case undecided, ordinary, infinite
+    }
+
+    var kind = Kind.undecided
     /// The subscriptions observing this query, in subscription order.
     var subscriptions: [Subscription] = []
     /// The fetch in flight, if any.
@@ -74,6 +80,12 @@ public final class Query {
         let bytes = data.encoded
         cachedEncodedData = bytes
         return bytes
+    }
+
+    /// The stored pages of an infinite query (nil when it has no data or the data is not paged).
+    var infinitePages: InfinitePages? {
+        guard kind == .infinite, let data = state.data else { return nil }
+        return InfinitePages(data: data, links: state.pageLinks)
     }
 
     /// Whether at least one enabled subscription observes the query ("active" in filters).

@@ -37,6 +37,24 @@ public enum RefetchOnSubscribe: String, Sendable, Equatable {
     case always, ifStale, never
 }
 
+/// Whether an event (focus regained, network back) refetches a subscription's query.
+public enum RefetchTrigger: Sendable, Equatable {
+    /// Never.
+    case never
+    /// When the subscription sees the data stale (TanStack's `true`).
+    case ifStale
+    /// Even when fresh (not for staleTime "static").
+    case always
+}
+
+/// What a subscription shows while its query has no data yet.
+public enum Placeholder: Sendable, Equatable {
+    /// This value (never written to the cache).
+    case value(JSONValue)
+    /// The data of the key the subscription showed before `query.setOptions` switched it.
+    case previous
+}
+
 /// Query options with every field optional; see the protocol's `state.md` for meanings and defaults.
 public struct QueryOptions: Sendable, Equatable {
     public var enabled: Bool?
@@ -52,8 +70,19 @@ public struct QueryOptions: Sendable, Equatable {
     public var timeout: Int64?
     public var initialData: JSONValue?
     public var initialDataUpdatedAt: Int64?
-    public var placeholderData: JSONValue?
+    public var placeholderData: Placeholder?
     public var select: JSONPointer?
+    /// Makes the query an infinite (paged) query.
+    public var infinite: InfiniteOptions?
+    public var refetchOnFocus: RefetchTrigger?
+    public var refetchOnReconnect: RefetchTrigger?
+    /// Poll every this many milliseconds; `.some(nil)` turns polling off.
+    public var refetchInterval: Int64??
+    public var refetchIntervalInBackground: Bool?
+    /// State fields whose change causes a push; nil: any change.
+    public var notifyOnChangeProps: [String]?
+    /// Names of `events.emit` events that refetch the subscription's query.
+    public var refetchOn: [String]?
 
     /// Options with nothing set.
     public init() {}
@@ -73,6 +102,13 @@ public struct QueryOptions: Sendable, Equatable {
         if let initialDataUpdatedAt { merged.initialDataUpdatedAt = initialDataUpdatedAt }
         if let placeholderData { merged.placeholderData = placeholderData }
         if let select { merged.select = select }
+        if let infinite { merged.infinite = infinite }
+        if let refetchOnFocus { merged.refetchOnFocus = refetchOnFocus }
+        if let refetchOnReconnect { merged.refetchOnReconnect = refetchOnReconnect }
+        if let refetchInterval { merged.refetchInterval = refetchInterval }
+        if let refetchIntervalInBackground { merged.refetchIntervalInBackground = refetchIntervalInBackground }
+        if let notifyOnChangeProps { merged.notifyOnChangeProps = notifyOnChangeProps }
+        if let refetchOn { merged.refetchOn = refetchOn }
         return merged
     }
 }
@@ -90,8 +126,16 @@ public struct ResolvedOptions: Sendable, Equatable {
     public var timeout: Int64?
     public var initialData: JSONValue?
     public var initialDataUpdatedAt: Int64?
-    public var placeholderData: JSONValue?
+    public var placeholderData: Placeholder?
     public var select: JSONPointer?
+    public var infinite: InfiniteOptions?
+    public var refetchOnFocus: RefetchTrigger
+    public var refetchOnReconnect: RefetchTrigger
+    /// Milliseconds between polls, or nil for no polling.
+    public var refetchInterval: Int64?
+    public var refetchIntervalInBackground: Bool
+    public var notifyOnChangeProps: Set<String>?
+    public var refetchOn: Set<String>
 
     /// TanStack Query v5's defaults; `retry` is 3 for subscriptions and 0 for imperative fetches.
     init(_ options: QueryOptions, defaultRetry: Int) {
@@ -107,6 +151,22 @@ public struct ResolvedOptions: Sendable, Equatable {
         initialDataUpdatedAt = options.initialDataUpdatedAt
         placeholderData = options.placeholderData
         select = options.select
+        infinite = options.infinite
+        refetchOnFocus = options.refetchOnFocus ?? .ifStale
+        refetchOnReconnect = options.refetchOnReconnect ?? .ifStale
+        refetchInterval = (options.refetchInterval ?? nil).flatMap { $0 > 0 ? $0 : nil }
+        refetchIntervalInBackground = options.refetchIntervalInBackground ?? false
+        notifyOnChangeProps = options.notifyOnChangeProps.map(Set.init)
+        refetchOn = Set(options.refetchOn ?? [])
+    }
+
+    /// Whether `trigger` refetches data with these options, given whether it is stale for them.
+    func allows(_ trigger: RefetchTrigger, isStale: Bool) -> Bool {
+        switch trigger {
+        case .never: return false
+        case .ifStale: return isStale
+        case .always: return staleTime != .static
+        }
     }
 
     /// The wait before the retry that follows `failures` failed attempts (1-based).

@@ -6,8 +6,10 @@ public import QuerydJSON
 extension QueryResult {
     /// Appends the state object's JSON to `buffer`.
     public func write(to buffer: inout [UInt8]) {
-        var writer = MemberWriter(buffer: buffer)
-        buffer = []
+        // Take the caller's buffer (swap, not copy) so appending never duplicates what it holds.
+        var writer = MemberWriter()
+        swap(&writer.buffer, &buffer)
+        writer.open()
         if let encodedData {
             writer.raw("data", encodedData)
         } else if let data {
@@ -21,9 +23,21 @@ extension QueryResult {
         writer.int("failureCount", Int64(failureCount))
         writer.value("failureReason", failureReason ?? .null)
         writer.string("fetchStatus", fetchStatus.rawValue)
+        if let infinite {
+            writer.bool("hasNextPage", infinite.hasNextPage)
+            writer.bool("hasPreviousPage", infinite.hasPreviousPage)
+        }
         writer.bool("isError", isError)
+        if let infinite {
+            writer.bool("isFetchNextPageError", infinite.isFetchNextPageError)
+            writer.bool("isFetchPreviousPageError", infinite.isFetchPreviousPageError)
+        }
         writer.bool("isFetched", isFetched)
         writer.bool("isFetching", isFetching)
+        if let infinite {
+            writer.bool("isFetchingNextPage", infinite.isFetchingNextPage)
+            writer.bool("isFetchingPreviousPage", infinite.isFetchingPreviousPage)
+        }
         writer.bool("isInvalidated", isInvalidated)
         writer.bool("isLoading", isLoading)
         writer.bool("isPaused", isPaused)
@@ -50,12 +64,11 @@ extension QueryResult {
 
 /// Appends `"name":value` members of one object, adding the braces and commas.
 private struct MemberWriter {
-    var buffer: [UInt8]
+    var buffer: [UInt8] = []
     var first = true
 
-    init(buffer: [UInt8]) {
-        self.buffer = buffer
-        self.buffer.append(UInt8(ascii: "{"))
+    mutating func open() {
+        buffer.append(UInt8(ascii: "{"))
     }
 
     mutating func name(_ name: StaticString) {
@@ -78,7 +91,7 @@ private struct MemberWriter {
 
     mutating func int(_ key: StaticString, _ value: Int64) {
         name(key)
-        buffer.append(contentsOf: String(value).utf8)
+        JSONWriter.writeNumber(JSONNumber(value), to: &buffer)
     }
 
     mutating func bool(_ key: StaticString, _ value: Bool) {

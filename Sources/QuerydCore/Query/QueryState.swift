@@ -34,6 +34,10 @@ public struct QueryState: Sendable, Equatable {
     public var isInvalidated = false
     public var status: QueryStatus = .pending
     public var fetchStatus: FetchStatus = .idle
+    /// The page direction of the current or last fetch (nil for a whole fetch); TanStack's fetchMeta.
+    public var fetchDirection: PageDirection?
+    /// For an infinite query: the next/previous page params of each stored page.
+    public var pageLinks: [PageLinks]?
 
     /// An empty state, or one seeded with initial data.
     init(initialData: JSONValue?, initialDataUpdatedAt: Int64?, now: Int64) {
@@ -45,7 +49,8 @@ public struct QueryState: Sendable, Equatable {
     }
 
     /// A fetch starts: failures reset, and a query without data shows `pending` again.
-    mutating func fetchStarted(paused: Bool) {
+    mutating func fetchStarted(paused: Bool, direction: PageDirection?) {
+        fetchDirection = direction
         failureCount = 0
         failureReason = nil
         fetchStatus = paused ? .paused : .fetching
@@ -62,8 +67,10 @@ public struct QueryState: Sendable, Equatable {
     }
 
     /// Data arrived from a fetcher (`fetched`) or from a manual write.
-    mutating func succeeded(data newData: JSONValue, at time: Int64, fetched: Bool) {
+    mutating func succeeded(data newData: JSONValue, at time: Int64, fetched: Bool, pageLinks links: [PageLinks]? = nil)
+    {
         data = newData
+        if let links { pageLinks = links }
         dataUpdatedAt = time
         dataUpdateCount += 1
         error = nil

@@ -30,6 +30,10 @@ final class Subscription {
     /// Fires when the data turns stale, so the `isStale` flip is pushed.
     var staleTimer: TimerHandle?
     var staleDeadline: Int64?
+    /// The next `refetchInterval` poll.
+    var intervalTimer: TimerHandle?
+    /// The data of the last query this subscription showed data for (placeholder "previous").
+    var previousData: JSONValue?
     /// The query's update counts when this subscription attached (for `isFetchedAfterMount`).
     var baselineUpdateCount = 0
 

@@ -18,8 +18,11 @@ enum FetcherMethods {
         if exact, prefix.isEmpty { throw Params.invalid("exact", "an exact fetcher needs a non-empty key") }
         let id = call.cache.registerFetcher(
             connection: call.session.connection, prefix: prefix, exact: exact,
-            cancellable: try params.bool("cancellable", default: false), defaults: try params.options("defaults"))
+            cancellable: try params.bool("cancellable", default: false), defaults: try params.options("defaults"),
+            startWaiting: false)
         call.reply.succeed(["fetcher": .number(JSONNumber(id.rawValue))])
+        // After the answer, so a fetcher never sees a fetch for a registration it has not been told of.
+        call.cache.startFetches(waitingFor: id)
     }
 
     static func unregister(_ call: MethodCall) throws(RPCError) {

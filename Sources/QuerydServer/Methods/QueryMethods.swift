@@ -17,6 +17,8 @@ enum QueryMethods {
         ("query.unsubscribe", nil, unsubscribe),
         ("query.refetch", nil, refetch),
         ("query.cancel", nil, cancel),
+        ("query.fetchNextPage", nil, { call throws(RPCError) in try fetchPage(call, .forward) }),
+        ("query.fetchPreviousPage", nil, { call throws(RPCError) in try fetchPage(call, .backward) }),
     ]
 
     /// Answers `reply` with the settled view, or with the failure as a JSON-RPC error.
@@ -33,13 +35,19 @@ enum QueryMethods {
         try call.params.expect(["key", "options"])
         let key = try call.params.key()
         let options = try call.params.options()
-        let waiter = call.cache.fetch(key: key, options: options, mode: mode, completion: answer(call.reply))
-        call.session.deferAnswer(call.reply, waiter: waiter)
+        do {
+            let waiter = try call.cache.fetch(key: key, options: options, mode: mode, completion: answer(call.reply))
+            call.session.deferAnswer(call.reply, waiter: waiter)
+        } catch {
+            throw RPCError(failure: error)
+        }
     }
 
     static func prefetch(_ call: MethodCall) throws(RPCError) {
         try call.params.expect(["key", "options"])
-        call.cache.prefetch(key: try call.params.key(), options: try call.params.options())
+        let key = try call.params.key()
+        let options = try call.params.options()
+        do { try call.cache.prefetch(key: key, options: options) } catch { throw RPCError(failure: error) }
         call.reply.succeed([:])
     }
 
@@ -72,15 +80,25 @@ enum QueryMethods {
         default: throw Params.invalid("data", "give exactly one of data and mergePatch")
         }
         let updatedAt = try params.optionalInt("updatedAt").map(Int64.init)
-        let result = call.cache.set(key: key, write, updatedAt: updatedAt)
-        call.reply.succeed(writing: { result.write(to: &$0) })
+        do {
+            let result = try call.cache.set(key: key, write, updatedAt: updatedAt)
+            call.reply.succeed(writing: { result.write(to: &$0) })
+        } catch {
+            throw RPCError(failure: error)
+        }
     }
 
     static func subscribe(_ call: MethodCall) throws(RPCError) {
         try call.params.expect(["key", "options"])
         let key = try call.params.key()
         let options = try call.params.options()
-        let (id, result) = call.cache.subscribe(connection: call.session.connection, key: key, options: options)
+        let id: SubscriptionID
+        let result: QueryResult
+        do {
+            (id, result) = try call.cache.subscribe(connection: call.session.connection, key: key, options: options)
+        } catch {
+            throw RPCError(failure: error)
+        }
         call.reply.succeed(writing: { out in
             out.append(contentsOf: #"{"state":"#.utf8)
             result.write(to: &out)
@@ -138,6 +156,33 @@ enum QueryMethods {
             if waiter == nil { call.reply.succeed(.null) }
         default:
             throw Params.invalid("subscription", "give exactly one of subscription and key")
+        }
+        call.session.deferAnswer(call.reply, waiter: waiter)
+    }
+
+    /// `query.fetchNextPage` / `query.fetchPreviousPage` for a subscription or a cached key.
+    static func fetchPage(_ call: MethodCall, _ direction: PageDirection) throws(RPCError) {
+        let params = call.params
+        try params.expect(["subscription", "key", "cancelRefetch"])
+        let cancelRefetch = try params.bool("cancelRefetch", default: true)
+        let subscription = try params.optionalInt("subscription").map(SubscriptionID.init)
+        let key = try params.optionalKey()
+        guard (subscription == nil) != (key == nil) else {
+            throw Params.invalid("subscription", "give exactly one of subscription and key")
+        }
+        let waiter: WaiterToken?
+        do {
+            if let subscription {
+                waiter = try call.cache.fetchPage(
+                    direction, subscription: subscription, connection: call.session.connection,
+                    cancelRefetch: cancelRefetch, completion: answer(call.reply))
+            } else {
+                waiter = try call.cache.fetchPage(
+                    direction, key: key!, cancelRefetch: cancelRefetch, completion: answer(call.reply))
+                if waiter == nil, !call.reply.isAnswered { call.reply.succeed(.null) }
+            }
+        } catch {
+            throw RPCError(failure: error)
         }
         call.session.deferAnswer(call.reply, waiter: waiter)
     }

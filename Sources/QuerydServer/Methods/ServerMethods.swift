@@ -14,7 +14,9 @@ enum ServerMethods {
 
     static func hello(_ call: MethodCall) throws(RPCError) {
         try call.params.expect(["client"])
-        var capabilities = (call.server.methods.names + ["$/cancelRequest"]).sorted().map { JSONValue.string($0) }
+        var capabilities = (call.server.methods.names + Server.protocolNotifications).sorted().map {
+            JSONValue.string($0)
+        }
         if call.server.configuration.manualClock { capabilities.append("feature:manual-clock") }
         call.reply.succeed([
             "server": "queryd", "version": .string(call.server.configuration.version), "protocol": 1,

@@ -21,7 +21,7 @@ import Testing
             ])
         #expect(caller.value.map { describe($0) } == #"success/idle data="v1""#)
         // The late answer is ignored.
-        h.cache.attemptSucceeded(refetch.attempt, data: "v2")
+        h.cache.attemptSucceeded(refetch.attempt, answer: ["data": "v2"])
         #expect(h.stateText(key("c")) == #"success/idle data="v1""#)
         #expect(h.pushes(of: sub).count == 3)
     }
@@ -144,7 +144,8 @@ import Testing
         let h = EngineHarness()
         h.register("c", cancellable: true)
         let outcome = Outcome()
-        let token = h.cache.fetch(key: key("c"), options: QueryOptions(), mode: .fetch, completion: outcome.completion)
+        let token = try! h.cache.fetch(
+            key: key("c"), options: QueryOptions(), mode: .fetch, completion: outcome.completion)
         #expect(token != nil)
         if let token { h.cache.cancelWaiter(token) }
         #expect(outcome.results.isEmpty)

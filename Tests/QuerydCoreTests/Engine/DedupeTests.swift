@@ -47,7 +47,7 @@ import Testing
         #expect(h.cancels == [replaced.attempt])
         #expect(h.sends[2].attemptNumber == 1)
         // The late answer of the replaced attempt is ignored.
-        h.cache.attemptSucceeded(replaced.attempt, data: 2)
+        h.cache.attemptSucceeded(replaced.attempt, answer: ["data": 2])
         #expect(h.trace(of: sub) == ["success/idle data=1", "success/fetching data=1"])
         h.answer(key("todos"), 3)
         #expect(h.trace(of: sub) == ["success/idle data=1", "success/fetching data=1", "success/idle data=3"])

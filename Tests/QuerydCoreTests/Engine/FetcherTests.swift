@@ -93,7 +93,7 @@ import Testing
         #expect(h.pushes(of: sub).last?.failureReason?["data"] == ["code": -32004, "message": "Timeout"])
         h.advance(to: 110)
         #expect(h.sendTimes(for: key("t")) == [0, 110])
-        h.cache.attemptSucceeded(first.attempt, data: "late")
+        h.cache.attemptSucceeded(first.attempt, answer: ["data": "late"])
         #expect(h.trace(of: sub) == ["pending/fetching failures=1"])
         h.answer(key("t"), 2)
         #expect(h.trace(of: sub).last == "success/idle data=2")

@@ -67,7 +67,7 @@ import Testing
         h.fail(key("r", "ensure"))
         #expect(ensured.failure?.code == -32001)
 
-        h.cache.prefetch(key: key("r", "prefetch"), options: QueryOptions())
+        try! h.cache.prefetch(key: key("r", "prefetch"), options: QueryOptions())
         h.fail(key("r", "prefetch"))
         #expect(h.stateText(key("r", "prefetch")) == "error/idle error=-32001 failures=1 invalidated")
 

@@ -91,9 +91,9 @@ import Testing
     @Test func mergePatchAppliesToTheCachedData() {
         let h = EngineHarness()
         h.set(key("k"), ["a": 1, "b": ["c": 2]])
-        let view = h.cache.set(key: key("k"), .mergePatch(["b": ["c": nil, "d": 3], "e": 4]), updatedAt: nil)
+        let view = try! h.cache.set(key: key("k"), .mergePatch(["b": ["c": nil, "d": 3], "e": 4]), updatedAt: nil)
         #expect(view.data == ["a": 1, "b": ["d": 3], "e": 4])
-        let fresh = h.cache.set(key: key("m"), .mergePatch(["x": 1]), updatedAt: nil)
+        let fresh = try! h.cache.set(key: key("m"), .mergePatch(["x": 1]), updatedAt: nil)
         #expect(fresh.data == ["x": 1])
     }
 }

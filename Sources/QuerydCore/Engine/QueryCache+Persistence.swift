@@ -1,0 +1,56 @@
+// The persistence hook of the cache: an observer told when a query gets new successful data or
+// leaves the cache (the daemon's write-behind persister), and `restore`, which hydrates a query
+// from persisted data at start (TanStack's `hydrate`, B139-B140).
+//
+// Rules of a restore:
+// - It never overwrites newer data: an existing query whose data is at least as recent (by
+//   dataUpdatedAt) is left alone. Older or missing data is replaced; the fetchStatus is kept
+//   (a new query is idle).
+// - dataUpdateCount comes back as persisted (so isFetched is true); status is success; error is cleared.
+// - The query is marked invalidated: it is stale for every staleTime but "static", so the first
+//   subscriber (or fetch) revalidates it, while `query.get` / `query.ensure` still answer at once.
+// - It gets the default gcTime (5 min), counted from the restore, like a query that just became
+//   unused; a subscriber asking for more extends it as usual. Persistence mirrors the cache, so a
+//   restored query nobody uses is collected after that and then deleted from the store too: the
+//   file never keeps what the live cache would have dropped (maxAge bounds the age of restored
+//   data, gcTime how long unused data stays; TanStack issue #6679).
+// - The observer is not told about restores: the data came from the store.
+
+public import QuerydJSON
+
+/// Told about every change that persistence must mirror. Called synchronously on the loop thread.
+public protocol QueryCacheObserver: AnyObject {
+    /// The query has new successful data (a fetch succeeded, or `query.set` wrote it).
+    func queryDataChanged(_ query: Query)
+    /// The query with this key left the cache (garbage collection or `queries.remove`).
+    func queryRemoved(_ key: QueryKey)
+}
+
+extension QueryCache {
+    /// Hydrates the query for `key` with persisted data (see the rules above). Returns whether the
+    /// data was applied (false: the cache already holds data at least as recent, or the key is an
+    /// infinite query in use).
+    @discardableResult
+    public func restore(key: QueryKey, data: JSONValue, dataUpdatedAt: Int64, dataUpdateCount: Int) -> Bool {
+        if let existing = queries[key] {
+            if existing.state.data != nil, existing.state.dataUpdatedAt >= dataUpdatedAt { return false }
+            if existing.kind == .infinite { return false }
+        }
+        let query = obtainQuery(key, options: resolve(QueryOptions(), for: key, defaultRetry: 0))
+        var state = query.state
+        state.data = state.data == data ? state.data : data
+        state.dataUpdatedAt = dataUpdatedAt
+        state.dataUpdateCount = dataUpdateCount
+        state.status = .success
+        state.error = nil
+        state.isInvalidated = true
+        query.state = state
+        if let run = query.run {
+            run.revertState = query.state
+            run.revertState.fetchStatus = .idle
+        }
+        publish(query)
+        collectWhenUnused(query, restart: false)
+        return true
+    }
+}

@@ -1,0 +1,78 @@
+// One mutation from `mutation.run` to its settlement: TanStack's Mutation with its retryer.
+//
+// A mutation is queued (paused) until it may start: the network is online and no earlier
+// mutation of its scope is unsettled. It then makes attempts at mutators, waiting out the retry
+// delay between them, and settles once: success or error. Its optimistic writes are made at
+// submission and are committed or rolled back when it settles.
+
+public import QuerydJSON
+
+/// How the caller of `mutation.run` learns the outcome: the mutator's data, or a -32007 failure.
+public typealias MutationCompletion = (Result<JSONValue, CacheFailure>) -> Void
+
+/// A mutation in the cache.
+final class Mutation {
+    /// Where the mutation stands.
+    enum Phase {
+        /// Waiting to start or to continue (scope, network); `isPaused` is true.
+        case queued
+        /// An attempt is out at a mutator.
+        case attempting(MutationAttemptID)
+        /// Waiting out the delay before the next attempt.
+        case waitingToRetry(TimerHandle)
+        /// Succeeded or failed; nothing more happens but garbage collection.
+        case settled
+    }
+
+    let options: MutationOptions
+    var state: MutationState
+    var phase = Phase.queued
+    var failures = 0
+    var attempts = 0
+    var lastFailure: JSONValue?
+    /// The mutator (and its connection) of the attempt in flight.
+    var attemptMutator: (id: MutatorID, connection: ConnectionID)?
+    var attemptTimer: TimerHandle?
+    var completions: [MutationCompletion] = []
+    var gcTimer: TimerHandle?
+    /// The keys this mutation wrote optimistically, in order (a key may repeat).
+    var optimisticKeys: [QueryKey] = []
+
+    init(state: MutationState, options: MutationOptions) {
+        self.state = state
+        self.options = options
+    }
+
+    var id: MutationID { state.id }
+
+    /// The attempt in flight, if any.
+    var currentAttempt: MutationAttemptID? {
+        if case .attempting(let id) = phase { return id }
+        return nil
+    }
+
+    var isQueued: Bool {
+        if case .queued = phase { return true }
+        return false
+    }
+
+    var isSettled: Bool {
+        if case .settled = phase { return true }
+        return false
+    }
+}
+
+/// A connection watching the mutations a filter covers.
+final class MutationSubscription {
+    let id: SubscriptionID
+    let connection: ConnectionID
+    let filter: MutationFilter
+    /// The mutations whose last pushed state matched the filter (their leaving is pushed too).
+    var covered: Set<MutationID> = []
+
+    init(id: SubscriptionID, connection: ConnectionID, filter: MutationFilter) {
+        self.id = id
+        self.connection = connection
+        self.filter = filter
+    }
+}

@@ -1,0 +1,107 @@
+// Attempts at mutators: sending one, its answer, its failure, the retry wait, and attempt
+// timeouts. A missing mutator, a timeout and a mutator that disconnects are failed attempts
+// like any other, so the mutation's `retry` decides what follows.
+
+public import QuerydJSON
+
+extension MutationCache {
+    /// Sends the next attempt to a mutator; with none registered the attempt fails at once.
+    func startAttempt(_ mutation: Mutation) {
+        guard let mutator = registry.choose(for: mutation.state.key) else {
+            mutation.phase = .queued
+            mutation.attempts += 1
+            mutation.state.isPaused = false
+            attemptFailed(mutation, error: MutationAttemptError.noMutator(mutation.state.key), minimumDelay: 1)
+            return
+        }
+        let attempt = makeAttemptID()
+        mutation.attempts += 1
+        mutation.phase = .attempting(attempt)
+        mutation.attemptMutator = (mutator.id, mutator.connection)
+        attempts[attempt] = mutation
+        mutator.inFlight += 1
+        if mutation.state.isPaused {
+            mutation.state.isPaused = false
+            publish(mutation)
+        }
+        if let timeout = mutation.options.timeout {
+            mutation.attemptTimer = scheduler.schedule(after: timeout) { [weak self] in
+                guard let self, let mutation = self.attempts[attempt] else { return }
+                self.endAttempt(of: mutation, notifyMutator: true)
+                self.attemptFailed(mutation, error: MutationAttemptError.timeout)
+            }
+        }
+        delegate?.mutations(
+            self,
+            send: MutateRequest(
+                attempt: attempt, mutator: mutator.id, connection: mutator.connection, key: mutation.state.key,
+                variables: mutation.state.variables, attemptNumber: mutation.attempts))
+    }
+
+    /// Releases the bookkeeping of the attempt in flight (and tells its mutator when asked).
+    func endAttempt(of mutation: Mutation, notifyMutator: Bool) {
+        if let timer = mutation.attemptTimer {
+            scheduler.cancel(timer)
+            mutation.attemptTimer = nil
+        }
+        guard let attempt = mutation.currentAttempt else { return }
+        attempts[attempt] = nil
+        mutation.phase = .queued
+        guard let (mutatorID, connection) = mutation.attemptMutator else { return }
+        registry.mutator(mutatorID)?.inFlight -= 1
+        if notifyMutator { delegate?.mutations(self, cancel: attempt, connection: connection) }
+    }
+
+    // MARK: - Answers from mutators
+
+    /// A mutator answered the attempt with `answer` (`{"data": …}`). Late or unknown attempts are
+    /// ignored; an answer without data is a failed attempt.
+    public func attemptSucceeded(_ attempt: MutationAttemptID, answer: JSONValue) {
+        guard let mutation = attempts[attempt] else { return }
+        guard let data = answer["data"] else {
+            attemptFailed(attempt, error: MutationAttemptError.dataUndefined)
+            return
+        }
+        endAttempt(of: mutation, notifyMutator: false)
+        succeed(mutation, data: data)
+    }
+
+    /// The attempt failed with `error` (a JSON-RPC error object). Late or unknown attempts are ignored.
+    public func attemptFailed(_ attempt: MutationAttemptID, error: JSONValue) {
+        guard let mutation = attempts[attempt] else { return }
+        endAttempt(of: mutation, notifyMutator: false)
+        attemptFailed(mutation, error: error)
+    }
+
+    /// Counts a failed attempt, then waits for the retry or fails the mutation. `minimumDelay`
+    /// keeps a failure that needs no answer (no mutator) from retrying in a zero-delay loop.
+    func attemptFailed(_ mutation: Mutation, error: JSONValue, minimumDelay: Int64 = 0) {
+        mutation.failures += 1
+        mutation.lastFailure = error
+        guard mutation.options.retry.allowsRetry(afterFailures: mutation.failures) else {
+            fail(mutation, error: error)
+            return
+        }
+        mutation.state.failureCount = mutation.failures
+        mutation.state.failureReason = CacheFailure.mutationFailed(error).jsonValue
+        publish(mutation)
+        let delay = max(minimumDelay, mutation.options.retryDelay(afterFailures: mutation.failures))
+        let timer = scheduler.schedule(after: delay) {
+            [weak self, weak mutation] in
+            guard let self, let mutation, case .waitingToRetry = mutation.phase else { return }
+            self.retryDue(mutation)
+        }
+        mutation.phase = .waitingToRetry(timer)
+    }
+
+    /// The retry delay is over: attempt again, or pause while offline.
+    private func retryDue(_ mutation: Mutation) {
+        mutation.phase = .queued
+        if canStart(mutation) {
+            startAttempt(mutation)
+        } else {
+            mutation.state.isPaused = true
+            publish(mutation)
+        }
+    }
+}

@@ -1,0 +1,144 @@
+// Submitting a mutation and settling it: optimistic writes at submission, then on success the
+// commit of those writes, the result writes and the invalidations; on failure the rollback.
+//
+// Rules (TanStack's Mutation.execute, adapted to remote mutators):
+// - `run` writes the optimistic data at once, even when the mutation must wait (scope, offline),
+//   so subscribers see it immediately; the mutation is `pending` from its submission.
+// - A success commits the optimistic writes, writes `setData` values from the result, starts the
+//   invalidations, then reports `success`; the invalidations' refetches run in the background.
+// - A failure after the retries restores every optimistically written query exactly, then
+//   reports `error`; the caller gets -32007 with the mutator's last error.
+
+public import QuerydJSON
+
+/// The error objects the daemon records for attempts that no mutator answered.
+enum MutationAttemptError {
+    static let mutatorDisconnected: JSONValue = ["code": -32002, "message": "Mutator disconnected"]
+    static let timeout: JSONValue = ["code": -32004, "message": "Timeout"]
+    static let dataUndefined: JSONValue = ["code": -32602, "message": "data is undefined"]
+
+    /// No mutator is registered for the key when an attempt should start.
+    static func noMutator(_ key: QueryKey) -> JSONValue {
+        ["code": -32002, "message": "No mutator", "data": ["key": key.jsonValue]]
+    }
+}
+
+extension CacheFailure {
+    /// The mutation failed after its retries; `mutatorError` is the last attempt's error object.
+    static func mutationFailed(_ mutatorError: JSONValue) -> CacheFailure {
+        CacheFailure(code: -32007, message: "Mutation failed", data: mutatorError)
+    }
+}
+
+extension MutationCache {
+    /// Submits a mutation of `key` with `variables` (null when none); `completion` gets the
+    /// mutator's data or the failure once it settles. The optimistic writes are made before this
+    /// returns. Throws (and submits nothing) when an optimistic write does not fit its query.
+    @discardableResult
+    public func run(
+        connection: ConnectionID, key: QueryKey, variables: JSONValue, options: MutationOptions,
+        completion: @escaping MutationCompletion
+    ) throws(CacheFailure) -> MutationID {
+        let state = MutationState(
+            id: makeMutationID(), key: key, variables: variables, submittedAt: now, scope: options.scope)
+        let mutation = Mutation(state: state, options: options)
+        try applyOptimisticWrites(of: mutation)
+        mutation.completions.append(completion)
+        mutations[mutation.id] = mutation
+        unsettled.append(mutation)
+        let startsNow = canStart(mutation)
+        mutation.state.isPaused = !startsNow
+        publish(mutation)
+        if startsNow { startAttempt(mutation) }
+        return mutation.id
+    }
+
+    /// Reports success: commits, writes the result, invalidates, then settles the caller.
+    func succeed(_ mutation: Mutation, data: JSONValue) {
+        mutation.phase = .settled
+        dueInvalidations = []
+        commitOptimisticWrites(of: mutation)
+        writeResult(data, of: mutation)
+        let invalidated = invalidateAfterSuccess(mutation)
+        runDueInvalidations(except: invalidated)
+        mutation.state.status = .success
+        mutation.state.data = data
+        mutation.state.error = nil
+        mutation.state.failureCount = 0
+        mutation.state.failureReason = nil
+        mutation.state.isPaused = false
+        publish(mutation)
+        finish(mutation, .success(data))
+    }
+
+    /// Reports the final failure: rolls the optimistic writes back, then settles the caller.
+    func fail(_ mutation: Mutation, error: JSONValue) {
+        mutation.phase = .settled
+        dueInvalidations = []
+        rollBackOptimisticWrites(of: mutation)
+        runDueInvalidations(except: [])
+        let failure = CacheFailure.mutationFailed(error)
+        mutation.state.status = .error
+        mutation.state.error = failure.jsonValue
+        mutation.state.failureCount = mutation.failures
+        mutation.state.failureReason = failure.jsonValue
+        mutation.state.isPaused = false
+        publish(mutation)
+        finish(mutation, .failure(failure))
+    }
+
+    /// Answers the callers, arms garbage collection, and lets the next mutations start.
+    private func finish(_ mutation: Mutation, _ outcome: Result<JSONValue, CacheFailure>) {
+        unsettled.removeAll { $0 === mutation }
+        let completions = mutation.completions
+        mutation.completions = []
+        for completion in completions { completion(outcome) }
+        if let gcTime = mutation.options.gcTime {
+            mutation.gcTimer = scheduler.schedule(after: gcTime) { [weak self, weak mutation] in
+                guard let self, let mutation else { return }
+                self.mutations[mutation.id] = nil
+                for subscription in self.subscriptions.values { subscription.covered.remove(mutation.id) }
+            }
+        }
+        resumeRunnable()
+    }
+
+    /// Writes the `setData` values taken from the mutator's data. A pointer that does not resolve
+    /// in the data writes nothing and invalidates its key instead, so the query refetches.
+    private func writeResult(_ data: JSONValue, of mutation: Mutation) {
+        for target in mutation.options.setData {
+            guard let value = target.fromResult.resolve(in: data) else {
+                if let query = queries.query(target.key) { queries.invalidate(query, refetchType: .active) }
+                continue
+            }
+            writeSettled(.data(value), to: target.key, by: mutation)
+        }
+    }
+
+    /// Starts the invalidations of a successful mutation. A query that another pending mutation
+    /// wrote optimistically is invalidated only once that mutation settles (B137), so a refetch
+    /// cannot overwrite the other mutation's optimistic data. Returns the keys invalidated now.
+    private func invalidateAfterSuccess(_ mutation: Mutation) -> Set<QueryKey> {
+        var seen: Set<QueryKey> = []
+        var invalidated: Set<QueryKey> = []
+        for filter in mutation.options.invalidate {
+            for query in queries.queries(matching: filter) where seen.insert(query.key).inserted {
+                if postponeInvalidation(of: query.key, for: mutation) { continue }
+                queries.invalidate(query, refetchType: .active)
+                invalidated.insert(query.key)
+            }
+        }
+        return invalidated
+    }
+
+    /// Runs the postponed invalidations that the settlement made due, once each, except for keys
+    /// the settling mutation has just invalidated itself.
+    private func runDueInvalidations(except done: Set<QueryKey>) {
+        let due = dueInvalidations ?? []
+        dueInvalidations = nil
+        var seen = done
+        for key in due where seen.insert(key).inserted {
+            if let query = queries.query(key) { queries.invalidate(query, refetchType: .active) }
+        }
+    }
+}

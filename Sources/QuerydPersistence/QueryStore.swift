@@ -1,0 +1,253 @@
+// The persistence file: one SQLite database in WAL mode holding the successful data of queries.
+//
+// Layout (schema 1):
+//   queryd_meta(name TEXT PRIMARY KEY, value TEXT)  -- "schema" = "1", "buster" = the --persist-buster
+//   queries(key TEXT PRIMARY KEY, data TEXT, data_updated_at INTEGER, data_update_count INTEGER)
+// Keys and data are canonical JSON text. A store written with another schema version is emptied
+// when opened; one written with another buster is emptied by `restore`. The connection holds an
+// exclusive lock for its whole life, so a second daemon cannot share the file by mistake.
+// Durability: WAL with synchronous=NORMAL keeps every committed batch across a process crash
+// (kill -9); only a power loss can take back the last commits.
+
+import CSQLite
+import QuerydCore
+import QuerydJSON
+
+/// A SQLite file of persisted queries. Use it from one thread only.
+public final class QueryStore {
+    /// The layout version written by this build; any other version is discarded at open.
+    public static let schemaVersion = "1"
+
+    /// The file's path.
+    public let path: String
+    private let database: SQLiteDatabase
+    private var upsertStatement: SQLiteStatement?
+    private var deleteStatement: SQLiteStatement?
+    /// Why `init` emptied the store (an unknown schema), reported by the first `restore`.
+    private var openWipeReason: String?
+
+    /// Opens (creating if needed) the store at `path` in WAL mode, taking its exclusive lock.
+    /// - Throws: when the file cannot be opened, is not a queryd store, or another process uses it.
+    public init(path: String) throws(PersistenceError) {
+        self.path = path
+        database = try SQLiteDatabase(path: path)
+        do {
+            try configure()
+            try prepareSchema()
+            upsertStatement = try database.prepare(
+                """
+                INSERT INTO queries (key, data, data_updated_at, data_update_count) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (key) DO UPDATE SET data = excluded.data,
+                  data_updated_at = excluded.data_updated_at, data_update_count = excluded.data_update_count
+                """)
+            deleteStatement = try database.prepare("DELETE FROM queries WHERE key = ?1")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Finalizes statements and closes the file; the WAL is checkpointed into the database.
+    public func close() {
+        upsertStatement?.finalize()
+        deleteStatement?.finalize()
+        upsertStatement = nil
+        deleteStatement = nil
+        database.close()
+    }
+
+    private func configure() throws(PersistenceError) {
+        do throws(PersistenceError) {
+            try database.execute("PRAGMA locking_mode = EXCLUSIVE")
+            let mode = try database.prepare("PRAGMA journal_mode = WAL")
+            defer { mode.finalize() }
+            guard try mode.step(), mode.text(at: 0).lowercased() == "wal" else {
+                throw PersistenceError("\(path): cannot switch the journal to WAL mode")
+            }
+            try database.execute("PRAGMA synchronous = NORMAL")
+            // Up to 32 MiB of page cache, so a large batch does not spill pages mid-transaction.
+            try database.execute("PRAGMA cache_size = -32768")
+        } catch {
+            throw Self.explainBusy(error, path: path)
+        }
+    }
+
+    private func prepareSchema() throws(PersistenceError) {
+        do throws(PersistenceError) {
+            try database.transaction { () throws(PersistenceError) in
+                let tables = try tableNames()
+                if tables.isEmpty {
+                    try createTables()
+                } else if !tables.contains("queryd_meta") {
+                    throw PersistenceError("\(path) is a SQLite database but not a queryd store; refusing to use it")
+                } else {
+                    let version = try metaValue("schema")
+                    if version != Self.schemaVersion {
+                        try database.execute("DROP TABLE IF EXISTS queries; DELETE FROM queryd_meta")
+                        try createTables()
+                        openWipeReason = "schema \(version ?? "none") replaced by schema \(Self.schemaVersion)"
+                    }
+                }
+            }
+        } catch {
+            throw Self.explainBusy(error, path: path)
+        }
+    }
+
+    private func createTables() throws(PersistenceError) {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS queryd_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE queries (
+              key TEXT PRIMARY KEY,
+              data TEXT NOT NULL,
+              data_updated_at INTEGER NOT NULL,
+              data_update_count INTEGER NOT NULL CHECK (data_update_count >= 0)
+            ) WITHOUT ROWID;
+            """)
+        try setMeta("schema", Self.schemaVersion)
+        try setMeta("buster", "")
+    }
+
+    private func tableNames() throws(PersistenceError) -> Set<String> {
+        let statement = try database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        defer { statement.finalize() }
+        var names: Set<String> = []
+        while try statement.step() { names.insert(statement.text(at: 0)) }
+        return names
+    }
+
+    private func metaValue(_ name: String) throws(PersistenceError) -> String? {
+        let statement = try database.prepare("SELECT value FROM queryd_meta WHERE name = ?1")
+        defer { statement.finalize() }
+        try statement.bind(1, text: Array(name.utf8))
+        return try statement.step() ? statement.text(at: 0) : nil
+    }
+
+    private func setMeta(_ name: String, _ value: String) throws(PersistenceError) {
+        let statement = try database.prepare(
+            """
+            INSERT INTO queryd_meta (name, value) VALUES (?1, ?2)
+            ON CONFLICT (name) DO UPDATE SET value = excluded.value
+            """)
+        defer { statement.finalize() }
+        try statement.bind(1, text: Array(name.utf8))
+        try statement.bind(2, text: Array(value.utf8))
+        try statement.run()
+    }
+
+    private static func explainBusy(_ error: PersistenceError, path: String) -> PersistenceError {
+        guard error.code & 0xff == SQLITE_BUSY || error.code & 0xff == SQLITE_LOCKED else { return error }
+        return PersistenceError("\(path) is in use by another process", code: error.code)
+    }
+
+    // MARK: - Reading and writing
+
+    /// Reads every entry to hydrate, in one transaction. A store written with a different `buster`
+    /// is emptied first (and takes the new buster); entries whose data is older than `maxAge`
+    /// milliseconds at `now` (nil: no limit) and rows that cannot be parsed are dropped and deleted.
+    /// JSON deeper than `maxDepth` counts as unreadable.
+    public func restore(maxAge: Int64?, buster: String, now: Int64, maxDepth: Int = 512) throws(PersistenceError)
+        -> RestoredQueries
+    {
+        var wipeReason = openWipeReason
+        openWipeReason = nil
+        return try database.transaction { () throws(PersistenceError) -> RestoredQueries in
+            let storedBuster = try metaValue("buster") ?? ""
+            if storedBuster != buster {
+                try database.execute("DELETE FROM queries")
+                try setMeta("buster", buster)
+                wipeReason = wipeReason ?? "buster \"\(storedBuster)\" replaced by \"\(buster)\""
+            }
+            var expired = 0
+            if let maxAge {
+                let (cutoff, overflow) = now.subtractingReportingOverflow(max(0, maxAge))
+                let delete = try database.prepare("DELETE FROM queries WHERE data_updated_at < ?1")
+                defer { delete.finalize() }
+                try delete.bind(1, integer: overflow ? Int64.min : cutoff)
+                try delete.run()
+                expired = database.changes
+            }
+            var entries: [StoredQuery] = []
+            var unreadableKeys: [[UInt8]] = []
+            let select = try database.prepare(
+                "SELECT key, data, data_updated_at, data_update_count FROM queries ORDER BY key")
+            defer { select.finalize() }
+            while try select.step() {
+                let keyText = select.bytes(at: 0)
+                if let entry = Self.parse(
+                    key: keyText, data: select.bytes(at: 1), dataUpdatedAt: select.integer(at: 2),
+                    dataUpdateCount: select.integer(at: 3), maxDepth: maxDepth)
+                {
+                    entries.append(entry)
+                } else {
+                    unreadableKeys.append(keyText)
+                }
+            }
+            select.reset()
+            for keyText in unreadableKeys {
+                try deleteRow(keyText: keyText)
+            }
+            return RestoredQueries(
+                entries: entries, expired: expired, unreadable: unreadableKeys.count, wipeReason: wipeReason)
+        }
+    }
+
+    private static func parse(
+        key: [UInt8], data: [UInt8], dataUpdatedAt: Int64, dataUpdateCount: Int64, maxDepth: Int
+    ) -> StoredQuery? {
+        guard let keyValue = try? JSONParser.parse(key, maxDepth: maxDepth),
+            let queryKey = try? QueryKey(keyValue),
+            let dataValue = try? JSONParser.parse(data, maxDepth: maxDepth)
+        else { return nil }
+        return StoredQuery(
+            key: queryKey, data: dataValue, dataUpdatedAt: dataUpdatedAt, dataUpdateCount: Int(dataUpdateCount))
+    }
+
+    /// Applies every change of `batch` in one transaction: all of them are stored, or (on error)
+    /// none. Keys are stored as their canonical text, data as canonical JSON. Changes are applied
+    /// in key order (the table's order), so a large batch touches each page once.
+    public func write(batch: [StoreChange]) throws(PersistenceError) {
+        guard !batch.isEmpty else { return }
+        let ordered = batch.map { change in
+            switch change {
+            case .upsert(let entry): (keyText: entry.key.jsonValue.encoded, change: change)
+            case .delete(let key): (keyText: key.jsonValue.encoded, change: change)
+            }
+        }.sorted { $0.keyText.lexicographicallyPrecedes($1.keyText) }
+        try database.transaction { () throws(PersistenceError) in
+            for (keyText, change) in ordered {
+                switch change {
+                case .upsert(let entry): try upsert(entry, keyText: keyText)
+                case .delete: try deleteRow(keyText: keyText)
+                }
+            }
+        }
+    }
+
+    private func upsert(_ entry: StoredQuery, keyText: [UInt8]) throws(PersistenceError) {
+        guard let statement = upsertStatement else { throw PersistenceError("the store \(path) is closed") }
+        defer { statement.reset() }
+        try statement.bind(1, text: keyText)
+        try statement.bind(2, text: entry.data.encoded)
+        try statement.bind(3, integer: entry.dataUpdatedAt)
+        try statement.bind(4, integer: Int64(entry.dataUpdateCount))
+        try statement.run()
+    }
+
+    private func deleteRow(keyText: [UInt8]) throws(PersistenceError) {
+        guard let statement = deleteStatement else { throw PersistenceError("the store \(path) is closed") }
+        defer { statement.reset() }
+        try statement.bind(1, text: keyText)
+        try statement.run()
+    }
+
+    /// The number of stored entries.
+    public func count() throws(PersistenceError) -> Int {
+        let statement = try database.prepare("SELECT count(*) FROM queries")
+        defer { statement.finalize() }
+        return try statement.step() ? Int(statement.integer(at: 0)) : 0
+    }
+}

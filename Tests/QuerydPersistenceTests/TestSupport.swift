@@ -1,0 +1,103 @@
+// Helpers for the persistence tests: a private temporary directory, raw SQL against a closed
+// store (to plant old schemas and corrupt rows), and a cache on a manual clock that records its effects.
+
+import CSQLite
+import Glibc
+import QuerydCore
+import QuerydJSON
+import QuerydPersistence
+
+/// A fresh directory under /tmp, removed with its files when released.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/qd-persist-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        path = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    }
+
+    /// The path of a file in the directory.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit {
+        if let directory = opendir(path) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                if name != "." && name != ".." { unlink(path + "/" + name) }
+            }
+            closedir(directory)
+        }
+        rmdir(path)
+    }
+}
+
+/// Runs SQL on the file at `path` with a plain connection (the store must be closed).
+func rawExecute(_ path: String, _ sql: String) {
+    var connection: OpaquePointer?
+    precondition(sqlite3_open(path, &connection) == SQLITE_OK, "cannot open \(path)")
+    defer { sqlite3_close(connection) }
+    var message: UnsafeMutablePointer<CChar>?
+    let result = sqlite3_exec(connection, sql, nil, nil, &message)
+    precondition(result == SQLITE_OK, "raw SQL failed: \(message.map { String(cString: $0) } ?? "?")")
+}
+
+/// A key from JSON text written in a test.
+func key(_ text: String) -> QueryKey {
+    do {
+        return try QueryKey(JSONParser.parse(text))
+    } catch {
+        fatalError("bad key literal \(text): \(error)")
+    }
+}
+
+/// A value from JSON text written in a test.
+func json(_ text: String) -> JSONValue {
+    do {
+        return try JSONParser.parse(text)
+    } catch {
+        fatalError("bad JSON literal \(text): \(error)")
+    }
+}
+
+/// An entry for `key` (JSON text) with data `data` (JSON text).
+func entry(_ keyText: String, _ dataText: String, at time: Int64, count: Int = 1) -> StoredQuery {
+    StoredQuery(key: key(keyText), data: json(dataText), dataUpdatedAt: time, dataUpdateCount: count)
+}
+
+/// The manual clock's start (ms).
+let start: Int64 = 1_700_000_000_000
+
+/// A cache on a manual clock whose fetch requests are recorded.
+final class RecordingCache: CacheDelegate {
+    let clock = ManualClock(start: start)
+    let scheduler: TimerScheduler
+    let cache: QueryCache
+    private(set) var fetchRequests: [FetchRequest] = []
+
+    init() {
+        scheduler = TimerScheduler(clock: clock)
+        cache = QueryCache(scheduler: scheduler)
+        cache.delegate = self
+    }
+
+    /// Moves the clock, firing due timers.
+    func advance(by ms: Int64) { scheduler.advance(clock, by: ms) }
+
+    func cache(_ cache: QueryCache, send request: FetchRequest) { fetchRequests.append(request) }
+    func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {}
+    func cache(_ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID)
+    {}
+}
+
+/// Writes `text` to a new file at `path`.
+func rawWriteFile(_ path: String, _ text: String) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    precondition(fd >= 0, "cannot create \(path)")
+    let bytes = Array(text.utf8)
+    precondition(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count, "short write")
+    close(fd)
+}

@@ -1,0 +1,15 @@
+// queryd-client: talk to queryd (TanStack Query's cache as a daemon) from Node.js.
+//
+//   import { Client } from 'queryd-client';
+//   const client = await Client.connect();
+//   await client.registerFetcher(['todos'], async ({ key }) => ['buy milk']);
+//   for await (const state of client.subscribe(['todos'])) console.log(state.status, state.data);
+//
+// Protocol: queryd protocol 1 (protocol/README.md).
+
+export { Client } from './client.js';
+export { Connection } from './connection.js';
+export * from './errors.js';
+export { PageResult, Registration } from './handlers.js';
+export { socketPath } from './keys.js';
+export { MutationSubscription, Subscription } from './subscription.js';

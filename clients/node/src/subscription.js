@@ -1,0 +1,173 @@
+// Subscriptions as async iterators: `for await (const state of client.subscribe(key)) { ... }`.
+//
+// A subscription yields the state of the subscribe reply first, then every `query.changed` in the
+// order the daemon wrote them. Leaving the loop (`break`, `return`, a throw) unsubscribes. After a
+// reconnect the client subscribes again with the same key and options and the stream goes on.
+
+import { asKey, wireOptions } from './keys.js';
+
+class Stream {
+  #client;
+  #queue = [];
+  #waiters = [];
+  #started = null;
+  #ended = false;
+
+  constructor(client) {
+    this.#client = client;
+    /** The daemon's id for this subscription (null while disconnected or before start). */
+    this.id = null;
+  }
+
+  /** Subscribes (once); iteration calls this itself. */
+  start() {
+    this.#started ??= this.#client._attach(this).catch((error) => {
+      this.#ended = true;
+      throw error;
+    });
+    return this.#started;
+  }
+
+  /** The next value, waiting at most `timeoutMs` (rejects on timeout); `undefined` once ended. */
+  async nextState(timeoutMs) {
+    await this.start();
+    const item = await this.#take(timeoutMs);
+    if ('error' in item) throw item.error;
+    return item.done ? undefined : item.value;
+  }
+
+  async *[Symbol.asyncIterator]() {
+    await this.start();
+    try {
+      while (true) {
+        const item = await this.#take();
+        if ('error' in item) throw item.error;
+        if (item.done) return;
+        yield item.value;
+      }
+    } finally {
+      await this.unsubscribe();
+    }
+  }
+
+  /** Stops the subscription; iteration ends. */
+  async unsubscribe() {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#put({ done: true });
+    await this.#client._detach(this);
+  }
+
+  get ended() { return this.#ended; }
+
+  _push(value) {
+    if (!this.#ended) this.#put({ value });
+  }
+
+  _fail(error) {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#put({ error });
+  }
+
+  #put(item) {
+    const waiter = this.#waiters.shift();
+    if (waiter) waiter(item);
+    else this.#queue.push(item);
+  }
+
+  #take(timeoutMs) {
+    if (this.#queue.length > 0) {
+      const item = this.#queue[0];
+      // The end marker stays queued so every later take sees it too.
+      if (!('value' in item)) return Promise.resolve(item);
+      return Promise.resolve(this.#queue.shift());
+    }
+    return new Promise((resolve, reject) => {
+      let timer;
+      const waiter = (item) => {
+        clearTimeout(timer);
+        if (!('value' in item)) this.#queue.push(item);
+        resolve(item);
+      };
+      this.#waiters.push(waiter);
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+          reject(new Error(`no state within ${timeoutMs} ms`));
+        }, timeoutMs);
+      }
+    });
+  }
+
+  get _client() { return this.#client; }
+}
+
+/** One query subscription (TanStack's observer). Yields state objects. */
+export class Subscription extends Stream {
+  static method = 'query.subscribe';
+
+  constructor(client, key, options = {}) {
+    super(client);
+    /** The subscribed key (changes with setOptions). */
+    this.key = asKey(key);
+    /** The wire options. */
+    this.options = wireOptions(options);
+    /** The newest state received (null before the subscribe reply). */
+    this.state = null;
+  }
+
+  _subscribeParams() {
+    return Object.keys(this.options).length > 0 ? { key: this.key, options: this.options } : { key: this.key };
+  }
+
+  _acceptReply(result) {
+    this.id = result.subscription;
+    this._deliver(result.state);
+  }
+
+  _deliver(state) {
+    this.state = state;
+    this._push(state);
+  }
+
+  /** `query.setOptions`: replaces the options; `key` moves the subscription to another query. */
+  setOptions({ key, ...options } = {}) {
+    const params = {};
+    if (key !== undefined) {
+      this.key = asKey(key);
+      params.key = this.key;
+    }
+    this.options = wireOptions(options);
+    if (Object.keys(this.options).length > 0) params.options = this.options;
+    return this._client._subscriptionCall(this, 'query.setOptions', params, true);
+  }
+
+  /** `query.refetch` with this subscription's key and options; the settled state. */
+  refetch(options = {}) { return this._client._subscriptionCall(this, 'query.refetch', options); }
+
+  /** `query.fetchNextPage` (infinite queries); the settled state. */
+  fetchNextPage(options = {}) { return this._client._subscriptionCall(this, 'query.fetchNextPage', options); }
+
+  /** `query.fetchPreviousPage` (infinite queries); the settled state. */
+  fetchPreviousPage(options = {}) { return this._client._subscriptionCall(this, 'query.fetchPreviousPage', options); }
+}
+
+/** Observes mutations (`mutation.subscribe`): yields the current mutations, then each change. */
+export class MutationSubscription extends Stream {
+  static method = 'mutation.subscribe';
+
+  constructor(client, filter) {
+    super(client);
+    this.filter = filter;
+  }
+
+  _subscribeParams() { return this.filter === undefined ? {} : { filter: this.filter }; }
+
+  _acceptReply(result) {
+    this.id = result.subscription;
+    for (const mutation of result.mutations ?? []) this._deliver(mutation);
+  }
+
+  _deliver(mutation) { this._push(mutation); }
+}

@@ -1,0 +1,204 @@
+"""The typed API, grouped by wire namespace: ``client.query``, ``client.queries``,
+``client.mutation``, ``client.mutations``, ``client.server`` and ``client.clock``.
+
+Each method maps to one wire method (see protocol/methods/); keyword options are snake_case
+and converted to the wire's camelCase names.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+
+from .keys import as_key, make_filter, wire_options
+from .state import MutationState, QueryState
+from .subscription import MutationSubscription
+
+if TYPE_CHECKING:
+    from .client import Client
+
+_MISSING: Any = object()
+
+
+def _with_options(key: Any, options: Dict[str, Any]) -> Dict[str, Any]:
+    params: Dict[str, Any] = {"key": as_key(key)}
+    converted = wire_options(options)
+    if converted:
+        params["options"] = converted
+    return params
+
+
+def _state(result: Any) -> Optional[QueryState]:
+    return None if result is None else QueryState(result)
+
+
+class _Namespace:
+    def __init__(self, client: "Client") -> None:
+        self._client = client
+
+
+class QueryAPI(_Namespace):
+    """One query by key: ``query.*``."""
+
+    async def fetch(self, key: Any, **options: Any) -> QueryState:
+        """Fresh data (fetches unless fresh for ``stale_time``); raises FetchFailed, NoFetcher, ..."""
+        return QueryState(await self._client.call("query.fetch", _with_options(key, options)))
+
+    async def ensure(self, key: Any, **options: Any) -> QueryState:
+        """Cached data of any age; fetches only when there is none."""
+        return QueryState(await self._client.call("query.ensure", _with_options(key, options)))
+
+    async def prefetch(self, key: Any, **options: Any) -> None:
+        """Starts a background fetch when stale; returns at once."""
+        await self._client.call("query.prefetch", _with_options(key, options))
+
+    async def get(self, key: Any, default: Any = None) -> Any:
+        """The cached data (never fetches), or ``default`` when there is none."""
+        result = await self._client.call("query.get", {"key": as_key(key)})
+        return default if result is None else result["data"]
+
+    async def state(self, key: Any) -> Optional[QueryState]:
+        """The full state, or None when the query is not cached."""
+        return _state(await self._client.call("query.state", {"key": as_key(key)}))
+
+    async def set(
+        self, key: Any, data: Any = _MISSING, *, merge_patch: Any = _MISSING, updated_at: Optional[int] = None
+    ) -> QueryState:
+        """Writes ``data`` (or applies an RFC 7396 ``merge_patch``) and returns the new state."""
+        params: Dict[str, Any] = {"key": as_key(key)}
+        if data is not _MISSING:
+            params["data"] = data
+        if merge_patch is not _MISSING:
+            params["mergePatch"] = merge_patch
+        if updated_at is not None:
+            params["updatedAt"] = updated_at
+        return QueryState(await self._client.call("query.set", params))
+
+    async def refetch(self, key: Any, cancel_refetch: Optional[bool] = None) -> Optional[QueryState]:
+        """Fetches now; the settled state (a failure shows as ``status == "error"``), or None."""
+        return _state(await self._client.call("query.refetch", self._paging(key, cancel_refetch)))
+
+    async def cancel(self, key: Any, revert: Optional[bool] = None) -> None:
+        """Cancels the fetch in flight (reverting the state unless ``revert=False``)."""
+        params: Dict[str, Any] = {"key": as_key(key)}
+        if revert is not None:
+            params["revert"] = revert
+        await self._client.call("query.cancel", params)
+
+    async def fetch_next_page(self, key: Any, cancel_refetch: Optional[bool] = None) -> QueryState:
+        """Infinite query: fetches the page after the last one; the settled state."""
+        return QueryState(await self._client.call("query.fetchNextPage", self._paging(key, cancel_refetch)))
+
+    async def fetch_previous_page(self, key: Any, cancel_refetch: Optional[bool] = None) -> QueryState:
+        """Infinite query: fetches the page before the first one; the settled state."""
+        return QueryState(await self._client.call("query.fetchPreviousPage", self._paging(key, cancel_refetch)))
+
+    @staticmethod
+    def _paging(key: Any, cancel_refetch: Optional[bool]) -> Dict[str, Any]:
+        params: Dict[str, Any] = {"key": as_key(key)}
+        if cancel_refetch is not None:
+            params["cancelRefetch"] = cancel_refetch
+        return params
+
+
+class QueriesAPI(_Namespace):
+    """Many queries by filter: ``queries.*``. Filter fields are keywords; none means every query."""
+
+    async def invalidate(
+        self,
+        key: Any = None,
+        *,
+        exact: Optional[bool] = None,
+        type: Optional[str] = None,
+        stale: Optional[bool] = None,
+        fetch_status: Optional[str] = None,
+        refetch_type: Optional[str] = None,
+    ) -> int:
+        """Marks the matches stale and refetches the active ones; returns how many matched."""
+        params = self._params(key, exact, type, stale, fetch_status)
+        if refetch_type is not None:
+            params["refetchType"] = refetch_type
+        return (await self._client.call("queries.invalidate", params))["matched"]
+
+    async def refetch(self, key: Any = None, **fields: Any) -> int:
+        """Refetches the matches; returns how many matched."""
+        return (await self._client.call("queries.refetch", self._params(key, **fields)))["matched"]
+
+    async def cancel(self, key: Any = None, **fields: Any) -> int:
+        """Cancels the matches' fetches (with revert); returns how many matched."""
+        return (await self._client.call("queries.cancel", self._params(key, **fields)))["matched"]
+
+    async def remove(self, key: Any = None, **fields: Any) -> int:
+        """Removes the matches from the cache; returns how many matched."""
+        return (await self._client.call("queries.remove", self._params(key, **fields)))["matched"]
+
+    async def reset(self, key: Any = None, **fields: Any) -> int:
+        """Resets the matches to their initial state; returns how many matched."""
+        return (await self._client.call("queries.reset", self._params(key, **fields)))["matched"]
+
+    async def list(self, key: Any = None, **fields: Any) -> List[QueryState]:
+        """The matches' states, each with ``observers``."""
+        return [QueryState(s) for s in await self._client.call("queries.list", self._params(key, **fields))]
+
+    @staticmethod
+    def _params(key: Any, exact: Any = None, type: Any = None, stale: Any = None, fetch_status: Any = None) -> dict:
+        found = make_filter(key, exact, type, stale, fetch_status)
+        return {} if found is None else {"filter": found}
+
+
+class MutationAPI(_Namespace):
+    """``mutation.run``: run a mutation through the mutator registered for its key."""
+
+    async def run(self, key: Any, variables: Any = None, **options: Any) -> Any:
+        """Runs the mutation and returns its data; raises MutationFailed after the retries.
+
+        Options: ``retry``, ``retry_delay``, ``optimistic=[{"key", "data" | "merge_patch"}]``,
+        ``invalidate=[filter]``, ``set_data=[{"key", "from_result"}]``, ``scope``.
+        """
+        params: Dict[str, Any] = {"key": as_key(key)}
+        if variables is not None:
+            params["variables"] = variables
+        converted = wire_options(options)
+        if converted:
+            params["options"] = converted
+        return (await self._client.call("mutation.run", params))["data"]
+
+
+class MutationsAPI(_Namespace):
+    """Observing mutations: ``mutations.list`` and ``mutation.subscribe``."""
+
+    async def list(self, filter: Optional[Dict[str, Any]] = None) -> List[MutationState]:
+        """The mutations the daemon knows (matching ``filter``)."""
+        params = {} if filter is None else {"filter": filter}
+        return [MutationState(m) for m in await self._client.call("mutations.list", params)]
+
+    def subscribe(self, filter: Optional[Dict[str, Any]] = None) -> MutationSubscription:
+        """An async iterator of MutationState: the current mutations, then every change."""
+        return MutationSubscription(self._client, filter)
+
+
+class ServerAPI(_Namespace):
+    """``server.*``: identity, liveness, counters."""
+
+    async def hello(self, client: Any = None) -> Dict[str, Any]:
+        """``{"server", "version", "protocol", "capabilities"}``."""
+        return await self._client.call("server.hello", {} if client is None else {"client": client})
+
+    async def ping(self) -> None:
+        """Round trip; returns once the daemon answered."""
+        await self._client.call("server.ping", {})
+
+    async def stats(self) -> Dict[str, Any]:
+        """Daemon counters (connections, queries, subscriptions, fetchers, ...)."""
+        return await self._client.call("server.stats", {})
+
+
+class ClockAPI(_Namespace):
+    """``clock.*``: the virtual clock of a daemon started with ``--manual-clock``."""
+
+    async def advance(self, ms: int) -> int:
+        """Moves the clock ``ms`` milliseconds forward, firing due timers; returns the new time."""
+        return (await self._client.call("clock.advance", {"ms": ms}))["now"]
+
+    async def now(self) -> int:
+        """The virtual time in milliseconds since the epoch."""
+        return (await self._client.call("clock.now", {}))["now"]

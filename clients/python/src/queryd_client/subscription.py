@@ -1,0 +1,174 @@
+"""Subscriptions as async iterators: ``async for state in client.subscribe(key): ...``.
+
+A subscription yields the state from the subscribe reply first, then every ``query.changed`` in
+the order the daemon wrote them (the daemon orders them; see protocol/README.md#ordering-guarantees).
+Leaving the loop (``break``, an exception) unsubscribes. After a reconnect the client subscribes
+again with the same key and options and the stream continues with the new daemon's state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, List, Optional
+
+from .errors import QuerydError
+from .keys import as_key, wire_options
+from .state import MutationState, QueryState
+
+if TYPE_CHECKING:
+    from .client import Client
+
+_END = object()
+
+
+class _Stream:
+    """A queue of pushed values with start/stop, shared by query and mutation subscriptions."""
+
+    method = ""
+
+    def __init__(self, client: "Client") -> None:
+        self._client = client
+        self._queue: "asyncio.Queue[Any]" = asyncio.Queue()
+        self.id: Optional[int] = None
+        self._started = False
+        self._ended = False
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._iterate()
+
+    async def __aenter__(self) -> "_Stream":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        await self.unsubscribe()
+
+    async def start(self) -> "_Stream":
+        """Subscribes (once); the iterator calls this itself."""
+        if not self._started:
+            self._started = True
+            await self._client._attach(self)
+        return self
+
+    async def next(self, timeout: Optional[float] = None) -> Any:
+        """The next value, waiting at most ``timeout`` seconds (asyncio.TimeoutError)."""
+        await self.start()
+        item = await asyncio.wait_for(self._queue.get(), timeout)
+        if item is _END:
+            self._queue.put_nowait(_END)
+            raise StopAsyncIteration
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    async def _iterate(self) -> AsyncIterator[Any]:
+        try:
+            while True:
+                try:
+                    yield await self.next()
+                except StopAsyncIteration:
+                    return
+        finally:
+            await self.unsubscribe()
+
+    async def unsubscribe(self) -> None:
+        """Stops the subscription; iteration ends."""
+        if self._ended:
+            return
+        self._ended = True
+        self._queue.put_nowait(_END)
+        await self._client._detach(self)
+
+    # Called by the client.
+    def _push(self, item: Any) -> None:
+        if not self._ended:
+            self._queue.put_nowait(item)
+
+    def _fail(self, error: QuerydError) -> None:
+        if not self._ended:
+            self._ended = True
+            self._queue.put_nowait(error)
+            self._queue.put_nowait(_END)
+
+    def _subscribe_params(self) -> Dict[str, Any]:
+        raise NotImplementedError
+
+    def _accept_reply(self, result: Any) -> None:
+        raise NotImplementedError
+
+
+class Subscription(_Stream):
+    """One query subscription (TanStack's observer). Yields QueryState values."""
+
+    method = "query.subscribe"
+
+    def __init__(self, client: "Client", key: Any, options: Dict[str, Any]) -> None:
+        super().__init__(client)
+        self.key: List[Any] = as_key(key)
+        self.options: Dict[str, Any] = wire_options(options)
+        #: The newest state received (None before the subscribe reply).
+        self.state: Optional[QueryState] = None
+
+    def _subscribe_params(self) -> Dict[str, Any]:
+        params: Dict[str, Any] = {"key": self.key}
+        if self.options:
+            params["options"] = self.options
+        return params
+
+    def _accept_reply(self, result: Any) -> None:
+        self.id = result["subscription"]
+        self._deliver(result["state"])
+
+    def _deliver(self, state: Any) -> None:
+        self.state = QueryState(state)
+        self._push(self.state)
+
+    async def set_options(self, key: Any = None, **options: Any) -> QueryState:
+        """``query.setOptions``: replaces the options (and moves to ``key`` when given)."""
+        params: Dict[str, Any] = {}
+        if key is not None:
+            self.key = as_key(key)
+            params["key"] = self.key
+        self.options = wire_options(options)
+        if self.options:
+            params["options"] = self.options
+        state = await self._client._subscription_call(self, "query.setOptions", params, deliver=True)
+        return QueryState(state)
+
+    async def refetch(self, cancel_refetch: Optional[bool] = None) -> QueryState:
+        """``query.refetch`` with this subscription's key and options."""
+        return await self._paged("query.refetch", cancel_refetch)
+
+    async def fetch_next_page(self, cancel_refetch: Optional[bool] = None) -> QueryState:
+        """``query.fetchNextPage`` for this (infinite) subscription."""
+        return await self._paged("query.fetchNextPage", cancel_refetch)
+
+    async def fetch_previous_page(self, cancel_refetch: Optional[bool] = None) -> QueryState:
+        """``query.fetchPreviousPage`` for this (infinite) subscription."""
+        return await self._paged("query.fetchPreviousPage", cancel_refetch)
+
+    async def _paged(self, method: str, cancel_refetch: Optional[bool]) -> QueryState:
+        params: Dict[str, Any] = {} if cancel_refetch is None else {"cancelRefetch": cancel_refetch}
+        return QueryState(await self._client._subscription_call(self, method, params))
+
+
+class MutationSubscription(_Stream):
+    """Observes mutations (``mutation.subscribe``). Yields MutationState values: first the
+    mutations that exist when subscribing, then each ``mutation.changed``."""
+
+    method = "mutation.subscribe"
+
+    def __init__(self, client: "Client", filter: Optional[Dict[str, Any]]) -> None:
+        super().__init__(client)
+        self.filter = filter
+
+    def _subscribe_params(self) -> Dict[str, Any]:
+        return {} if self.filter is None else {"filter": self.filter}
+
+    def _accept_reply(self, result: Any) -> None:
+        self.id = result["subscription"]
+        for mutation in result.get("mutations", []):
+            self._deliver(mutation)
+
+    def _deliver(self, mutation: Any) -> None:
+        self._push(MutationState(mutation))

@@ -1,0 +1,161 @@
+// What fetchers and mutators registered by this client receive and return.
+
+public import QuerydJSON
+import QuerydRPC
+
+/// A fetcher's answer: the data, and for infinite queries the neighbouring page parameters.
+public struct FetchResult: Sendable, Hashable {
+    /// The fetched data (one page, for an infinite query).
+    public var data: JSONValue
+    /// The parameter of the page after this one; nil when there is none.
+    public var nextPageParam: JSONValue?
+    /// The parameter of the page before this one; nil when there is none.
+    public var previousPageParam: JSONValue?
+
+    /// A result from its parts.
+    public init(data: JSONValue, nextPageParam: JSONValue? = nil, previousPageParam: JSONValue? = nil) {
+        self.data = data
+        self.nextPageParam = nextPageParam
+        self.previousPageParam = previousPageParam
+    }
+
+    /// Plain data (ordinary queries).
+    public static func data(_ data: JSONValue) -> FetchResult { FetchResult(data: data) }
+
+    /// One page of an infinite query with its neighbours' parameters.
+    public static func page(_ data: JSONValue, next: JSONValue?, previous: JSONValue? = nil) -> FetchResult {
+        FetchResult(data: data, nextPageParam: next, previousPageParam: previous)
+    }
+
+    /// Data encoded from any Encodable value.
+    public static func encoding(
+        _ value: some Encodable, next: JSONValue? = nil, previous: JSONValue? = nil
+    ) throws(QueryClientError) -> FetchResult {
+        FetchResult(data: try JSONCoding.encode(value), nextPageParam: next, previousPageParam: previous)
+    }
+
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["data": data]
+        if let nextPageParam { members["nextPageParam"] = nextPageParam }
+        if let previousPageParam { members["previousPageParam"] = previousPageParam }
+        return .object(members)
+    }
+}
+
+/// Serves `fetch` requests: receives the key and, for infinite queries, the page parameter. Throwing an
+/// ``RPCError`` sends that error object; any other error is sent as code -32000 with its description.
+public typealias FetcherHandler = @Sendable (_ key: JSONValue, _ pageParam: JSONValue?) async throws -> FetchResult
+
+/// Serves `mutate` requests: receives the mutation key and variables and returns the result data.
+public typealias MutatorHandler = @Sendable (_ key: JSONValue, _ variables: JSONValue) async throws -> JSONValue
+
+/// A registration made with ``QueryClient/registerFetcher(_:exact:cancellable:defaults:fetch:)`` or
+/// ``QueryClient/registerMutator(_:exact:mutate:)``; it survives reconnects (the client registers again).
+public struct Registration: Sendable, Hashable {
+    /// This client's id for the registration (stable across reconnects, unlike the daemon's).
+    public let id: Int
+}
+
+/// A query filter: queries whose key starts with `key` (objects match partially).
+public struct QueryFilter: Sendable, Hashable {
+    /// Which queries by observer activity.
+    public enum Activity: String, Sendable, Hashable {
+        /// Every matching query.
+        case all
+        /// Queries with at least one enabled observer.
+        case active
+        /// Queries without enabled observers.
+        case inactive
+    }
+
+    /// The key prefix; nil matches every query.
+    public var key: JSONValue?
+    /// Match the key exactly instead of as a prefix.
+    public var exact: Bool
+    /// Restrict by activity.
+    public var type: Activity
+    /// Restrict by staleness.
+    public var stale: Bool?
+
+    /// A filter from a typed key prefix.
+    public init(
+        prefix: (some QueryKey)?, exact: Bool = false, type: Activity = .all, stale: Bool? = nil
+    ) throws(QueryClientError) {
+        self.key = try prefix.map { (key) throws(QueryClientError) in try KeyEncoding.json(key) }
+        self.exact = exact
+        self.type = type
+        self.stale = stale
+    }
+
+    /// A filter matching every query.
+    public static let all = QueryFilter(json: nil)
+
+    /// A filter from a key already in JSON form.
+    public init(json key: JSONValue?, exact: Bool = false, type: Activity = .all, stale: Bool? = nil) {
+        self.key = key
+        self.exact = exact
+        self.type = type
+        self.stale = stale
+    }
+
+    /// The filter object sent to the daemon.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["exact": .bool(exact), "type": .string(type.rawValue)]
+        if let key { members["key"] = key }
+        if let stale { members["stale"] = .bool(stale) }
+        return .object(members)
+    }
+}
+
+/// Options of one mutation run.
+public struct MutationOptions: Sendable, Hashable {
+    /// Retries of a failed mutation (the daemon's default is none).
+    public var retry: RetryConfig?
+    /// Filters of queries to invalidate after success.
+    public var invalidate: [QueryFilter]
+    /// Optimistic writes `(key, data)` applied at once and rolled back on failure.
+    public var optimistic: [(key: JSONValue, data: JSONValue)]
+    /// Mutations with the same scope run one after another.
+    public var scope: String?
+
+    /// Mutation options; every argument defaults to "not set".
+    public init(
+        retry: RetryConfig? = nil, invalidate: [QueryFilter] = [],
+        optimistic: [(key: JSONValue, data: JSONValue)] = [], scope: String? = nil
+    ) {
+        self.retry = retry
+        self.invalidate = invalidate
+        self.optimistic = optimistic
+        self.scope = scope
+    }
+
+    /// Equal when every option is equal.
+    public static func == (lhs: MutationOptions, rhs: MutationOptions) -> Bool {
+        lhs.jsonValue == rhs.jsonValue
+    }
+
+    /// Hashes the option object.
+    public func hash(into hasher: inout Hasher) { hasher.combine(jsonValue) }
+
+    /// The option object sent to the daemon (only the options that are set).
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [:]
+        retry?.write(into: &members)
+        if !invalidate.isEmpty { members["invalidate"] = .array(invalidate.map(\.jsonValue)) }
+        if !optimistic.isEmpty {
+            members["optimistic"] = .array(optimistic.map { .object(["key": $0.key, "data": $0.data]) })
+        }
+        if let scope { members["scope"] = .string(scope) }
+        return .object(members)
+    }
+}
+
+/// The error object a handler's thrown error is sent as.
+enum HandlerError {
+    static func object(for error: any Error) -> RPCError {
+        if let rpc = error as? RPCError { return rpc }
+        if let client = error as? QueryClientError, let rpc = client.rpcError { return rpc }
+        if error is CancellationError { return RPCError(.requestCancelled) }
+        return RPCError(RPCErrorCode(rawValue: -32000), String(describing: error))
+    }
+}

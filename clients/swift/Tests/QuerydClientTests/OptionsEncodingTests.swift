@@ -1,0 +1,79 @@
+// Unit tests of the wire forms of options, keys and handler results (no daemon).
+
+import QuerydClient
+import QuerydJSON
+import Testing
+
+@Suite struct OptionsEncodingTests {
+    struct TodoKey: QueryKey {
+        let id: Int
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode("todos")
+            try container.encode(id)
+        }
+    }
+
+    struct NotAnArray: QueryKey {
+        let name: String
+    }
+
+    @Test func unsetOptionsSendNothing() {
+        #expect(QueryOptions().jsonValue == [:])
+        #expect(QueryOptions().isEmpty)
+    }
+
+    @Test func secondsBecomeMillisecondsAndSwiftNamesMapToWireNames() {
+        let options = QueryOptions(
+            enabled: false, staleTime: 1.5, gcTime: .infinity, retry: .count(2, delay: 0.25),
+            refetchOnAppear: .always, select: "/items", placeholderData: [], initialData: ["a"], meta: ["t": 1],
+            timeout: 2, infinite: InfiniteOptions(initialPageParam: 0, maxPages: 3))
+        #expect(
+            options.jsonValue == [
+                "enabled": false, "staleTime": 1500, "gcTime": nil, "retry": 2, "retryDelay": 250,
+                "refetchOnSubscribe": "always", "select": "/items", "placeholderData": [], "initialData": ["a"],
+                "meta": ["t": 1], "timeout": 2000, "infinite": ["initialPageParam": 0, "maxPages": 3],
+            ])
+    }
+
+    @Test func staticStaleTimeAndRetryVariants() {
+        #expect(QueryOptions(staleTime: .infinity).jsonValue == ["staleTime": "static"])
+        #expect(QueryOptions(retry: .never).jsonValue == ["retry": false])
+        #expect(QueryOptions(retry: .infinite).jsonValue == ["retry": true])
+        #expect(QueryOptions(refetchInterval: 0.5).jsonValue == ["refetchInterval": 500])
+    }
+
+    @Test func typedKeysEncodeToArrays() async throws {
+        let client = QueryClient(socketPath: "/nonexistent/queryd.sock", reconnect: .disabled)
+        let observer = try await QueryObserver(client: client, key: TodoKey(id: 7))
+        #expect(await observer.key == ["todos", 7])
+        let stringKey = try await QueryObserver(client: client, key: ["todos", "open"])
+        #expect(await stringKey.key == ["todos", "open"])
+        let mixed: JSONKey = ["todos", 1, ["done": false]]
+        #expect(mixed.description == #"["todos",1,{"done":false}]"#)
+    }
+
+    @Test func keysThatAreNotNonEmptyArraysAreRejected() async {
+        let client = QueryClient(socketPath: "/nonexistent/queryd.sock", reconnect: .disabled)
+        await #expect(throws: QueryClientError.self) {
+            _ = try await QueryObserver(client: client, key: NotAnArray(name: "x"))
+        }
+        await #expect(throws: QueryClientError.self) {
+            _ = try await QueryObserver(client: client, key: [String]())
+        }
+    }
+
+    @Test func callsBeforeConnectingFailWithNotConnected() async {
+        let client = QueryClient(socketPath: "/nonexistent/queryd.sock", reconnect: .disabled)
+        await #expect(throws: QueryClientError.notConnected) { try await client.ping() }
+        await #expect(throws: QueryClientError.self) { try await client.connect() }
+    }
+
+    @Test func fetchResultsCarryPageParamsOnlyWhenSet() throws {
+        #expect(FetchResult.data(["x"]) == FetchResult(data: ["x"]))
+        let page = FetchResult.page([1, 2], next: 3)
+        #expect(page.nextPageParam == 3)
+        #expect(page.previousPageParam == nil)
+        #expect(try FetchResult.encoding(["a": 1]).data == ["a": 1])
+    }
+}
