@@ -22,7 +22,7 @@ extension QueryCache {
 
     /// Starts the attempts of fetches that were waiting for a fetcher `id` serves.
     public func startFetches(waitingFor id: FetcherID) {
-        guard let fetcher = registry.fetcher(id) else { return }
+        guard let fetcher = registry.member(id) else { return }
         let waiting = queriesWaitingForFetcher.values.filter { fetcher.serves($0.key) }
             .sorted { $0.key.description < $1.key.description }
         for query in waiting {
@@ -33,7 +33,7 @@ extension QueryCache {
 
     /// Removes a fetcher registration of `connection`. Attempts already sent to it may still be answered.
     public func unregisterFetcher(_ id: FetcherID, connection: ConnectionID) throws(CacheFailure) {
-        guard let fetcher = registry.fetcher(id), fetcher.connection == connection else {
+        guard let fetcher = registry.member(id), fetcher.connection == connection else {
             throw .unknownID("fetcher", id.rawValue)
         }
         _ = registry.remove(id)
@@ -41,9 +41,7 @@ extension QueryCache {
 
     /// Forgets everything that belonged to a closed connection.
     public func connectionClosed(_ connection: ConnectionID) {
-        for fetcher in registry.fetchers where fetcher.connection == connection {
-            _ = registry.remove(fetcher.id)
-        }
+        registry.removeAll(of: connection)
         let lost = attempts.filter { _, query in query.run?.attemptFetcher?.connection == connection }
             .map(\.key).sorted { $0.rawValue < $1.rawValue }
         for attempt in lost {

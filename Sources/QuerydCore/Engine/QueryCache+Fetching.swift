@@ -123,7 +123,7 @@ extension QueryCache {
             return
         }
         attempts[attempt] = nil
-        registry.fetcher(fetcherID)?.inFlight -= 1
+        registry.member(fetcherID)?.inFlight -= 1
         if notifyFetcher { delegate?.cache(self, cancel: attempt, connection: connection) }
     }
 

@@ -240,7 +240,7 @@ public final class QueryCache {
 
     public var statistics: Statistics {
         Statistics(
-            queries: queries.count, subscriptions: subscriptions.count, fetchers: registry.fetchers.count,
+            queries: queries.count, subscriptions: subscriptions.count, fetchers: registry.members.count,
             inFlightFetches: attempts.count, pendingWaiters: waiterQueries.count, timers: scheduler.pendingCount)
     }
 }

@@ -24,17 +24,11 @@ public struct QueryFilter: Sendable, Equatable {
     public init(json value: JSONValue?, path: String = "filter") throws(OptionsError) {
         guard let value, !value.isNull else { return }
         guard case .object(let members) = value else { throw OptionsError(field: path, reason: "must be an object") }
+        var keyReader = FilterKeyReader()
         for (name, member) in members {
             let field = "\(path).\(name)"
+            if try keyReader.read(name, member, field: field) { continue }
             switch name {
-            case "key":
-                guard case .array(let elements) = member else {
-                    throw OptionsError(field: field, reason: "must be an array")
-                }
-                key = elements
-            case "exact":
-                guard case .bool(let b) = member else { throw OptionsError(field: field, reason: "must be a boolean") }
-                exact = b
             case "type":
                 guard let text = member.stringValue, let activity = Activity(rawValue: text) else {
                     throw OptionsError(field: field, reason: "must be \"all\", \"active\" or \"inactive\"")
@@ -53,8 +47,8 @@ public struct QueryFilter: Sendable, Equatable {
                     field: field, reason: "unknown filter field; supported: key, exact, type, stale, fetchStatus")
             }
         }
-        if exact, key == nil || key?.isEmpty == true {
-            throw OptionsError(field: "\(path).exact", reason: "exact needs a non-empty key")
-        }
+        try keyReader.validate(path: path)
+        key = keyReader.key
+        exact = keyReader.exact
     }
 }

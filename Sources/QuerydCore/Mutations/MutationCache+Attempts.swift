@@ -48,7 +48,7 @@ extension MutationCache {
         attempts[attempt] = nil
         mutation.phase = .queued
         guard let (mutatorID, connection) = mutation.attemptMutator else { return }
-        registry.mutator(mutatorID)?.inFlight -= 1
+        registry.member(mutatorID)?.inFlight -= 1
         if notifyMutator { delegate?.mutations(self, cancel: attempt, connection: connection) }
     }
 

@@ -16,7 +16,7 @@ extension MutationCache {
 
     /// Removes a mutator registration of `connection`. Attempts already sent to it may still be answered.
     public func unregisterMutator(_ id: MutatorID, connection: ConnectionID) throws(CacheFailure) {
-        guard let mutator = registry.mutator(id), mutator.connection == connection else {
+        guard let mutator = registry.member(id), mutator.connection == connection else {
             throw .unknownID("mutator", id.rawValue)
         }
         _ = registry.remove(id)
@@ -25,9 +25,7 @@ extension MutationCache {
     /// Forgets everything of a closed connection: its mutators (their attempts in flight fail with
     /// "Mutator disconnected") and its mutation subscriptions.
     public func connectionClosed(_ connection: ConnectionID) {
-        for mutator in registry.mutators where mutator.connection == connection {
-            _ = registry.remove(mutator.id)
-        }
+        registry.removeAll(of: connection)
         let lost = attempts.filter { _, mutation in mutation.attemptMutator?.connection == connection }
             .map(\.key).sorted { $0.rawValue < $1.rawValue }
         for attempt in lost {

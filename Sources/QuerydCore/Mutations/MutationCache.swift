@@ -76,7 +76,7 @@ public final class MutationCache {
 
     public var statistics: Statistics {
         Statistics(
-            mutations: mutations.count, pending: unsettled.count, mutators: registry.mutators.count,
+            mutations: mutations.count, pending: unsettled.count, mutators: registry.members.count,
             inFlightMutations: attempts.count)
     }
 

@@ -18,17 +18,11 @@ public struct MutationFilter: Sendable, Equatable {
     public init(json value: JSONValue?, path: String = "filter") throws(OptionsError) {
         guard let value, !value.isNull else { return }
         guard case .object(let members) = value else { throw OptionsError(field: path, reason: "must be an object") }
+        var keyReader = FilterKeyReader()
         for (name, member) in members {
             let field = "\(path).\(name)"
+            if try keyReader.read(name, member, field: field) { continue }
             switch name {
-            case "key":
-                guard case .array(let elements) = member else {
-                    throw OptionsError(field: field, reason: "must be an array")
-                }
-                key = elements
-            case "exact":
-                guard case .bool(let b) = member else { throw OptionsError(field: field, reason: "must be a boolean") }
-                exact = b
             case "status":
                 guard let text = member.stringValue, let parsed = MutationStatus(rawValue: text) else {
                     throw OptionsError(field: field, reason: "must be \"idle\", \"pending\", \"success\" or \"error\"")
@@ -38,9 +32,9 @@ public struct MutationFilter: Sendable, Equatable {
                 throw OptionsError(field: field, reason: "unknown filter field; supported: key, exact, status")
             }
         }
-        if exact, key == nil || key?.isEmpty == true {
-            throw OptionsError(field: "\(path).exact", reason: "exact needs a non-empty key")
-        }
+        try keyReader.validate(path: path)
+        key = keyReader.key
+        exact = keyReader.exact
     }
 
     /// Whether the mutation with this state is covered.

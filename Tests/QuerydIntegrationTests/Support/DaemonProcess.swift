@@ -78,10 +78,11 @@ final class DaemonProcess {
     func stop() throws -> ExitStatus {
         if let exitStatus { return exitStatus }
         kill(pid, SIGTERM)
-        if let status = waitForExit(seconds: 5) { return status }
+        // The daemon drains connections for at most 5 s before it stops anyway; allow that plus margin.
+        if let status = waitForExit(seconds: 15) { return status }
         kill(pid, SIGKILL)
         _ = reap(blocking: true)
-        throw IntegrationError("daemon ignored SIGTERM for 5 s and was killed\n\(logTail())")
+        throw IntegrationError("daemon ignored SIGTERM for 15 s and was killed\n\(logTail())")
     }
 
     /// Kills the daemon with SIGKILL (no cleanup on its side) and reaps it.
