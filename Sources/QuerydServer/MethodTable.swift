@@ -22,9 +22,30 @@ enum MethodGate: String {
     case testMethods = "test-methods"
 }
 
+/// What a successful call of a method changes in the connection's counted holdings (the
+/// per-connection subscription and registration limits).
+enum MethodHolding {
+    case subscription(Int)
+    case registration(Int)
+}
+
+/// One served method.
+struct MethodEntry {
+    let handler: MethodHandler
+    /// Set for the methods that take or release a counted holding.
+    let holding: MethodHolding?
+}
+
 /// The methods this daemon serves with its configuration.
 struct MethodTable {
-    private var handlers: [String: MethodHandler] = [:]
+    /// The methods that take (+1) or release (-1) a holding counted against a per-connection limit.
+    private static let holdings: [String: MethodHolding] = [
+        "query.subscribe": .subscription(1), "query.unsubscribe": .subscription(-1),
+        "fetcher.register": .registration(1), "fetcher.unregister": .registration(-1),
+        "mutator.register": .registration(1), "mutator.unregister": .registration(-1),
+    ]
+
+    private var entries: [String: MethodEntry] = [:]
     /// The served method names, sorted.
     private(set) var names: [String] = []
 
@@ -39,10 +60,10 @@ struct MethodTable {
             case .testMethods?: if !configuration.testMethods { continue }
             case nil: break
             }
-            handlers[name] = handler
+            entries[name] = MethodEntry(handler: handler, holding: Self.holdings[name])
         }
-        names = handlers.keys.sorted()
+        names = entries.keys.sorted()
     }
 
-    func handler(for method: String) -> MethodHandler? { handlers[method] }
+    func entry(for method: String) -> MethodEntry? { entries[method] }
 }

@@ -115,15 +115,15 @@ public final class Server {
             reply.fail(RPCError(.cancelledByServer, data: ["reason": "shutdown"]))
             return
         }
-        guard let handler = methods.handler(for: method) else {
+        guard let entry = methods.entry(for: method) else {
             reply.fail(RPCError(.methodNotFound, data: ["method": .string(method)]))
             return
         }
         do {
-            let counted = try checkLimits(method: method, session: session)
+            if let holding = entry.holding { try checkLimit(holding, session: session) }
             let call = MethodCall(server: self, session: session, params: try Params(params), reply: reply)
-            try handler(call)
-            switch counted {
+            try entry.handler(call)
+            switch entry.holding {
             case .subscription(let change): session.subscriptionCount += change
             case .registration(let change): session.registrationCount += change
             case nil: break
@@ -133,34 +133,18 @@ public final class Server {
         }
     }
 
-    /// What a successful call of a method changes in a connection's counted holdings.
-    private enum Holding {
-        case subscription(Int)
-        case registration(Int)
-    }
-
-    /// Refuses a method that would take a connection past its subscription or registration
-    /// limit; returns what the method changes when it succeeds (they fail only by throwing).
-    private func checkLimits(method: String, session: Session) throws(RPCError) -> Holding? {
-        switch method {
-        case "query.subscribe":
+    /// Refuses a call that would take a connection past its subscription or registration limit
+    /// (releasing a holding is never refused).
+    private func checkLimit(_ holding: MethodHolding, session: Session) throws(RPCError) {
+        switch holding {
+        case .subscription(let change) where change > 0:
             let max = configuration.maxSubscriptionsPerConnection
-            if session.subscriptionCount >= max {
-                throw .limitExceeded("max-subscriptions-per-connection", max: max)
-            }
-            return .subscription(1)
-        case "query.unsubscribe":
-            return .subscription(-1)
-        case "fetcher.register", "mutator.register":
+            if session.subscriptionCount >= max { throw .limitExceeded("max-subscriptions-per-connection", max: max) }
+        case .registration(let change) where change > 0:
             let max = configuration.maxRegistrationsPerConnection
-            if session.registrationCount >= max {
-                throw .limitExceeded("max-registrations-per-connection", max: max)
-            }
-            return .registration(1)
-        case "fetcher.unregister", "mutator.unregister":
-            return .registration(-1)
+            if session.registrationCount >= max { throw .limitExceeded("max-registrations-per-connection", max: max) }
         default:
-            return nil
+            break
         }
     }
 }
