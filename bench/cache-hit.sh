@@ -15,44 +15,20 @@
 #   BUILD_TIMEOUT=900                          seconds allowed for the swift build
 set -euo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$HERE")
+NAME=cache-hit
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ROUNDS=${ROUNDS:-5}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-3}
 WARMUP=${WARMUP:-0.5}
 CONFIGS=${CONFIGS:-"1x1 50x1 1x16 50x16"}
-QUERYD_ARGS=${QUERYD_ARGS:---log-level warning}
-PIN=${PIN:-1}
-if [[ $EUID -eq 0 ]]; then NICE=${NICE:--10}; else NICE=${NICE:-0}; fi
-IDLE_WAIT=${IDLE_WAIT:-5}
-IDLE_BUSY_PCT=${IDLE_BUSY_PCT:-10}
 VERIFY=${VERIFY:-1}
-BUILD_TIMEOUT=${BUILD_TIMEOUT:-900}
 KEY_JSON='["bench","k1"]'
 REDIS_KEY=k1
-
-log() { printf '%s\n' "$*" >&2; }
-fail() {
-    log "cache-hit: $*"
-    exit 1
-}
 
 TMP=$(mktemp -d /tmp/queryd-bench.XXXXXX)
 REDIS_PID=""
 QUERYD_PID=""
-AUTOGROUP_OLD="" # this session's autogroup nice before we raised it (restored on exit)
-
-stop_pid() { # stop_pid PID: SIGTERM, then SIGKILL after 3 s
-    local pid=$1
-    [[ -n "$pid" ]] || return 0
-    kill -TERM "$pid" 2>/dev/null || return 0
-    for _ in $(seq 30); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
     stop_pid "$QUERYD_PID"
@@ -115,14 +91,6 @@ GET_REQ='{"jsonrpc":"2.0","id":%ID%,"method":"query.get","params":{"key":'"$KEY_
 PING_REQ='{"jsonrpc":"2.0","id":%ID%,"method":"server.ping","params":{}}'
 
 # ---------- servers ----------
-wait_for_socket() { # wait_for_socket PATH PID NAME: up to 20 s for the socket to appear
-    for _ in $(seq 200); do
-        [[ -S "$1" ]] && return 0
-        kill -0 "$2" 2>/dev/null || fail "$3 exited during start-up (log: $(tail -5 "$TMP/$3.log" 2>/dev/null))"
-        sleep 0.1
-    done
-    fail "$3 did not create $1 within 20 s"
-}
 
 REDIS_SOCK="$TMP/redis.sock"
 "${SERVER_PIN[@]}" redis-server --port 0 --unixsocket "$REDIS_SOCK" --save '' --appendonly no \
@@ -169,32 +137,7 @@ cpu_ticks() { # user+system ticks of a process (all its threads)
     awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 
-busy_pct() { # share of all CPUs busy (steal included) over 0.5 s, in percent
-    local a b
-    a=$(awk '/^cpu /{ print $2+$3+$4+$5+$6+$7+$8+$9, $5+$6 }' /proc/stat)
-    sleep 0.5
-    b=$(awk '/^cpu /{ print $2+$3+$4+$5+$6+$7+$8+$9, $5+$6 }' /proc/stat)
-    awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " "); t = y[1] - x[1]; i = y[2] - x[2];
-        printf "%d", (t > 0 ? 100 * (t - i) / t : 0) }'
-}
-
 BUSY_RUNS=0
-wait_idle() { # wait up to IDLE_WAIT s for the machine to be under IDLE_BUSY_PCT % busy
-    local start=$SECONDS pct
-    while :; do
-        pct=$(busy_pct)
-        ((pct <= IDLE_BUSY_PCT)) && return 0
-        if ((SECONDS - start >= IDLE_WAIT)); then
-            BUSY_RUNS=$((BUSY_RUNS + 1))
-            log "  (machine still ${pct}% busy after ${IDLE_WAIT}s; running anyway)"
-            return 0
-        fi
-    done
-}
-
-field() { # field NAME JSON
-    sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p" <<<"$2"
-}
 
 # run_one NAME PID CONNS PIPELINE -> appends "rps p50 p99 errors cpu_us_per_req" to $TMP/NAME-CONFIG.txt
 run_one() {
@@ -235,9 +178,6 @@ for cfg in $CONFIGS; do
 done
 
 # ---------- the table ----------
-fmt_int() { # round and group thousands: 1234567.8 -> 1,234,568
-    awk -v x="$1" 'BEGIN { printf "%.0f", x }' | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta'
-}
 
 echo "queryd vs Redis, cache hit of a 1,024-byte value over a Unix socket ($START)"
 echo
