@@ -41,6 +41,21 @@ public enum RPCWriter {
         out.append(closeBrace)
     }
 
+    /// A success response whose id is given as its JSON text (`rawID`, copied verbatim, e.g. the
+    /// id's bytes in the request line as `GetRequestScanner` finds them) and whose result is
+    /// already encoded (as for `result(id:encodedResult:to:)`).
+    public static func result(rawID: UnsafeRawBufferPointer, encodedResult: [UInt8], to out: inout [UInt8]) {
+        let needed =
+            out.count + responseHead.utf8CodeUnitCount + rawID.count + resultKey.utf8CodeUnitCount
+            + encodedResult.count + 2
+        if out.capacity < needed { out.reserveCapacity(max(needed, 2 * out.capacity)) }
+        append(responseHead, to: &out)
+        out.append(contentsOf: rawID.assumingMemoryBound(to: UInt8.self))
+        append(resultKey, to: &out)
+        out.append(contentsOf: encodedResult)
+        out.append(closeBrace)
+    }
+
     /// A success response whose result is already encoded (see the pointer variant).
     public static func result(id: RPCID, encodedResult: [UInt8], to out: inout [UInt8]) {
         encodedResult.withUnsafeBytes { result(id: id, encodedResult: $0, to: &out) }

@@ -25,7 +25,9 @@ public final class Server {
     /// Sessions whose output waits for their peer to read what was written before.
     private var held: [Session] = []
     private var lastConnectionID = 0
-    private(set) var isShuttingDown = false
+    /// Read for every request line; a plain flag never borrowed across a call, so its accesses
+    /// are not checked for exclusivity.
+    @exclusivity(unchecked) private(set) var isShuttingDown = false
     /// The answer of `rpc.discover`: the OpenRPC document restricted to the served methods.
     private(set) lazy var discoveryDocument: [UInt8] = OpenRPCDocument.served(methods.names).encoded
 

@@ -31,7 +31,10 @@ extension SessionTransport {
 /// The server side of one client connection.
 public final class Session {
     public let connection: ConnectionID
-    unowned let server: Server
+    /// Strong, so reading it on every line costs no reference counting (an `unowned` read
+    /// retains and releases); the server drops its sessions when they close, so no cycle outlives
+    /// a connection.
+    let server: Server
     let transport: any SessionTransport
     var outbox = Outbox()
     private var framer: LineFramer
@@ -46,14 +49,22 @@ public final class Session {
     private var receivedEOF = false
     /// The transport is gone.
     private(set) var isClosed = false
-    /// The session wants the connection closed once its output is written.
-    var closeRequested = false
+    /// The session wants the connection closed once its output is written. (A plain flag, read
+    /// for every line and never held across a call: not checked for exclusive access.)
+    @exclusivity(unchecked) var closeRequested = false
     private var isClosing = false
     /// Queued in the server's list of sessions to flush.
     var isMarkedDirty = false
     /// Subscriptions and fetcher/mutator registrations this connection holds (for the limits).
     var subscriptionCount = 0
     var registrationCount = 0
+    /// Scratch space for the canonical key of a `query.get` line (see Session+CachedGet.swift).
+    /// Only `Session.cachedAnswer` touches it, with no call back into the session meanwhile, so its
+    /// accesses are not checked for exclusivity (a check costs more than the rest of the lookup).
+    @exclusivity(unchecked) var keyScratch: [UInt8] = []
+    /// The bytes `receive` is handling (empty otherwise), so a reply can size its line for the
+    /// replies to the rest of them. (Set and read only, never borrowed: not checked.)
+    @exclusivity(unchecked) var currentRead = UnsafeRawBufferPointer(start: nil, count: 0)
 
     /// Output waiting for this connection: queued in the session and not yet taken by the peer.
     public var pendingOutputBytes: Int { outbox.queuedBytes + transport.queuedWriteBytes }
@@ -70,6 +81,8 @@ public final class Session {
     /// Handles bytes read from the connection.
     public func receive(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed, !closeRequested else { return }
+        currentRead = bytes
+        defer { currentRead = UnsafeRawBufferPointer(start: nil, count: 0) }
         do {
             try framer.feed(bytes) { line in handle(line: line) }
         } catch {
@@ -116,12 +129,17 @@ public final class Session {
         guard !closeRequested else { return }
         // Hand large output to the transport as it grows, so a peer that reads keeps up; a peer
         // that sends requests without reading the replies is stopped before its output grows further.
-        if outbox.queuedBytes > server.configuration.outboundHoldBytes { flush() }
-        guard !closeRequested else { return }
-        if outbox.queuedBytes > server.configuration.maxOutboundBytes {
-            abortUnread()
-            return
+        let queued = outbox.queuedBytes
+        if queued > server.configuration.outboundHoldBytes || queued > server.configuration.maxOutboundBytes {
+            if queued > server.configuration.outboundHoldBytes { flush() }
+            guard !closeRequested else { return }
+            if outbox.queuedBytes > server.configuration.maxOutboundBytes {
+                abortUnread()
+                return
+            }
         }
+        // A `query.get` cache hit is answered from the line's bytes (the same reply as below).
+        if answerCachedGet(line) { return }
         // The usual line, one request object, is decoded from its bytes; any other goes through the parser.
         if let outcome = RPCDecoding.decodeObjectLine(line, maxDepth: server.configuration.maxDepth) {
             dispatch(outcome, batch: nil, slot: 0)

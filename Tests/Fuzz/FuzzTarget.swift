@@ -1,13 +1,15 @@
 // libFuzzer entry point for the line framer and the JSON-RPC decoder: the bytes a client could
 // send are framed into lines (in two chunks, split where the input says), each line is parsed,
 // framed and decoded as JSON-RPC, and every value that parses must survive an encode/parse
-// round trip unchanged. A crash, a hang or a failed check is a finding.
+// round trip unchanged. Each line also goes through the `query.get` scanner, which must agree
+// with the decoder on every line it accepts. A crash, a hang or a failed check is a finding.
 
 import QuerydJSON
 import QuerydRPC
 
 /// Checks one line the way a session handles it.
 func fuzzLine(_ line: UnsafeRawBufferPointer) {
+    fuzzGetScan(line)
     guard let value = try? JSONParser.parse(line, maxDepth: 64) else { return }
     let encoded = value.encoded
     let reparsed = encoded.withUnsafeBytes { try? JSONParser.parse($0, maxDepth: 64) }
@@ -18,6 +20,26 @@ func fuzzLine(_ line: UnsafeRawBufferPointer) {
     case .batch(let members):
         for member in members { fuzzMessage(member) }
     }
+}
+
+/// A line the `query.get` scanner accepts must decode to that request with exactly `{"key": K}`
+/// as params, an id written as the bytes the scanner found, and K's canonical encoding equal to
+/// the scanner's canonical key bytes.
+func fuzzGetScan(_ line: UnsafeRawBufferPointer) {
+    guard let found = GetRequestScanner.scan(line, maxDepth: 64) else { return }
+    guard let value = try? JSONParser.parse(line, maxDepth: 64),
+        case .success(.request(let request)) = RPCDecoding.decode(value)
+    else { preconditionFailure("the query.get scanner accepted a line that is not a request") }
+    var id: [UInt8] = []
+    request.id.write(to: &id)
+    precondition(id.elementsEqual(line[found.id]), "the query.get scanner found other id bytes")
+    precondition(request.method == "query.get", "the query.get scanner accepted another method")
+    guard case .object(let params)? = request.params, params.count == 1, let key = params["key"],
+        case .array(let elements) = key, !elements.isEmpty
+    else { preconditionFailure("the query.get scanner accepted params other than a non-empty key") }
+    var canonical: [UInt8] = []
+    found.appendCanonicalKey(from: line, to: &canonical)
+    precondition(canonical == key.encoded, "the query.get scanner's key bytes are not canonical")
 }
 
 /// Decodes one message and writes a reply to it, as the server would.

@@ -14,8 +14,10 @@ public final class QueryCache {
     /// Told when a query's data changes or a query leaves the cache (persistence writes behind).
     public weak var observer: (any QueryCacheObserver)?
 
-    /// Every cached query by key.
-    var queries: [QueryKey: Query] = [:]
+    /// Every cached query by key. Read for every `query.get`; no access to it ever spans a call
+    /// that could reach it again (hashing a key does not), so accesses are not checked for
+    /// exclusivity.
+    @exclusivity(unchecked) var queries: [QueryKey: Query] = [:]
     /// The same keys, indexed by element for prefix filters.
     var keyIndex = KeyIndex<QueryKey>()
     var registry = FetcherRegistry()
