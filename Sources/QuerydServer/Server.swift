@@ -21,9 +21,11 @@ public final class Server {
     private var sessions: [ConnectionID: Session] = [:]
     /// The `mutate` request carrying each mutation attempt: its connection and request id.
     var mutateRequests: [MutationAttemptID: (connection: ConnectionID, request: Int)] = [:]
-    private var dirty: [Session] = []
+    // The two lists below are touched for every request; no access to either spans a call that
+    // could reach it again (`flush` works on copies), so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) private var dirty: [Session] = []
     /// Sessions whose output waits for their peer to read what was written before.
-    private var held: [Session] = []
+    @exclusivity(unchecked) private var held: [Session] = []
     private var lastConnectionID = 0
     /// Read for every request line; a plain flag never borrowed across a call, so its accesses
     /// are not checked for exclusivity.

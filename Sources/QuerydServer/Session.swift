@@ -37,7 +37,9 @@ public final class Session {
     let server: Server
     let transport: any SessionTransport
     var outbox = Outbox()
-    private var framer: LineFramer
+    /// Only `receive` and `receiveEOF` touch it, and line handling never reaches them again, so
+    /// the access that spans a whole read is not checked for exclusivity.
+    @exclusivity(unchecked) private var framer: LineFramer
     /// Client requests answered later (waiting on the cache), by id, for `$/cancelRequest`.
     private var deferred: [RPCID: PendingReply] = [:]
     /// Server-to-client requests awaiting an answer, by request id, with what to do with it.
@@ -53,8 +55,8 @@ public final class Session {
     /// for every line and never held across a call: not checked for exclusive access.)
     @exclusivity(unchecked) var closeRequested = false
     private var isClosing = false
-    /// Queued in the server's list of sessions to flush.
-    var isMarkedDirty = false
+    /// Queued in the server's list of sessions to flush. (A plain flag: not checked for exclusivity.)
+    @exclusivity(unchecked) var isMarkedDirty = false
     /// Subscriptions and fetcher/mutator registrations this connection holds (for the limits).
     var subscriptionCount = 0
     var registrationCount = 0

@@ -1,5 +1,6 @@
-// Writes: a byte buffer is copied into one malloc block [uv_write_t | payload]; an array is written in place,
-// kept alive by a `WriteHold` until libuv's write callback. The callbacks free what their write allocated.
+// Writes: a byte buffer (or a small array) is copied into one malloc block [uv_write_t | payload]; a larger
+// array is written in place, kept alive by a `WriteHold` until libuv's write callback. The callbacks free
+// what their write allocated.
 import CLibUV
 import Glibc
 
@@ -8,6 +9,8 @@ extension StreamConnection {
     private static let writeHeaderSize = (MemoryLayout<uv_write_t>.stride + 15) & ~15
     /// Largest payload of one block (`uv_buf_t.len` is 32-bit); longer writes are split.
     private static let maximumBlockPayload = 1 << 30
+    /// Arrays up to this size are copied into their write block rather than held.
+    private static let copyThreshold = 8 * 1024
 
     /// Queues a copy of `bytes` for writing (one allocation, one `uv_write`). A write error closes the connection;
     /// writes after `close()` or `closeAfterWrites()` are ignored.
@@ -22,9 +25,11 @@ extension StreamConnection {
     }
 
     /// Queues `bytes` for writing without copying them: the array is kept alive until libuv has
-    /// written it (one small allocation for the request). Otherwise as `write(_: UnsafeRawBufferPointer)`.
+    /// written it (one small allocation for the request). Otherwise as `write(_: UnsafeRawBufferPointer)`,
+    /// which is also used for a payload of at most `copyThreshold` bytes: copying that into the
+    /// request's block costs less than a second allocation and the hold's release.
     public func write(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty, bytes.count <= Self.maximumBlockPayload else {
+        guard bytes.count > Self.copyThreshold, bytes.count <= Self.maximumBlockPayload else {
             bytes.withUnsafeBytes { write($0) }
             return
         }
