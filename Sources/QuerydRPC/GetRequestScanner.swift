@@ -23,7 +23,7 @@ public struct GetRequestLine: Sendable, Equatable {
     public func appendCanonicalKey(from line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         let text = UnsafeRawBufferPointer(rebasing: line[key])
         if keyIsCompact {
-            out.append(contentsOf: text)
+            out.append(contentsOf: text.assumingMemoryBound(to: UInt8.self))
             return
         }
         // Strings in the plain subset have no escapes, so every `"` opens or closes one.

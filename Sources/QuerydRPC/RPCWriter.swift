@@ -49,9 +49,20 @@ public enum RPCWriter {
             out.count + responseHead.utf8CodeUnitCount + rawID.count + resultKey.utf8CodeUnitCount
             + encodedResult.count + 2
         if out.capacity < needed { out.reserveCapacity(max(needed, 2 * out.capacity)) }
-        append(responseHead, to: &out)
-        out.append(contentsOf: rawID.assumingMemoryBound(to: UInt8.self))
-        append(resultKey, to: &out)
+        // The envelope up to the result is assembled first and appended at once (each append has
+        // a fixed cost well above copying a few dozen bytes).
+        let headCount = responseHead.utf8CodeUnitCount
+        let keyCount = resultKey.utf8CodeUnitCount
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: headCount + rawID.count + keyCount) { head in
+            // Safety: the three copies fill `head` exactly, each within its bounds.
+            let base = head.baseAddress!
+            base.initialize(from: responseHead.utf8Start, count: headCount)
+            if let id = rawID.baseAddress {
+                (base + headCount).initialize(from: id.assumingMemoryBound(to: UInt8.self), count: rawID.count)
+            }
+            (base + headCount + rawID.count).initialize(from: resultKey.utf8Start, count: keyCount)
+            out.append(contentsOf: UnsafeBufferPointer(head))
+        }
         out.append(contentsOf: encodedResult)
         out.append(closeBrace)
     }

@@ -17,7 +17,9 @@ extension Session {
         // At shutdown every request gets the shutdown error, from the general path.
         guard !server.isShuttingDown,
             let request = GetRequestScanner.scan(line, maxDepth: server.configuration.maxDepth),
-            let answer = Session.cachedAnswer(request, line: line, cache: server.cache, scratch: &keyScratch)
+            let answer = unretainedCache._withUnsafeGuaranteedRef({
+                Session.cachedAnswer(request, line: line, cache: $0, scratch: &keyScratch)
+            })
         else { return false }
         outbox.appendLine { out in
             // The reply's envelope is 34 bytes with its newline; a little more is room to spare.

@@ -35,6 +35,11 @@ public final class Session {
     /// retains and releases); the server drops its sessions when they close, so no cycle outlives
     /// a connection.
     let server: Server
+    /// The server's cache, used without reference counting on the `query.get` fast path (the
+    /// cache has a side table, so each retain and release there takes the slow path).
+    // Safety: the cache is a `let` of `server`, which this session holds strongly, so it outlives
+    // every use through this reference.
+    let unretainedCache: Unmanaged<QueryCache>
     let transport: any SessionTransport
     var outbox = Outbox()
     /// Only `receive` and `receiveEOF` touch it, and line handling never reaches them again, so
@@ -74,6 +79,7 @@ public final class Session {
     init(connection: ConnectionID, server: Server, transport: any SessionTransport) {
         self.connection = connection
         self.server = server
+        self.unretainedCache = Unmanaged.passUnretained(server.cache)
         self.transport = transport
         self.framer = LineFramer(maxLineBytes: server.configuration.maxMessageBytes)
     }
