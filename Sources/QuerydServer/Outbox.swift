@@ -149,7 +149,8 @@ struct Outbox {
                 out.append(UInt8(ascii: "\n"))
             }
         }
-        entries = []
+        // Capacity is kept for the next flush (pushes come in waves), unless a burst made it large.
+        entries.removeAll(keepingCapacity: entries.count <= 256)
         forgetWrittenPlaces()
         latestMutationPush = [:]
         queuedBytes = 0
@@ -176,33 +177,36 @@ struct Outbox {
     private static func read(_ place: inout Place) -> Place { place }
 
     /// The bytes of a `query.changed` line around its state object (the subscription id counted at 20 digits).
-    private static let pushFraming = pushHead.count + pushMember.count + 20 + pushTail.count
-    private static let pushHead = Array(#"{"jsonrpc":"2.0","method":"query.changed","params":{"state":"#.utf8)
-    private static let pushMember = Array(#","subscription":"#.utf8)
-    private static let pushTail = Array("}}\n".utf8)
+    private static let pushFraming = pushHead.utf8CodeUnitCount + pushMember.utf8CodeUnitCount + 20 + 3
+    private static let pushHead: StaticString = #"{"jsonrpc":"2.0","method":"query.changed","params":{"state":"#
+    private static let pushMember: StaticString = #","subscription":"#
 
-    /// Writes one `query.changed` notification line: the view's shared encoded state, framed.
+    /// Writes one `query.changed` notification line: the view's shared framed state, then the
+    /// subscription id and the closing `}}` and newline.
     static func writePush(_ view: QueryView, subscription: SubscriptionID, to out: inout [UInt8]) {
-        out.append(contentsOf: pushHead)
-        out.append(contentsOf: view.encodedState)
-        out.append(contentsOf: pushMember)
-        writeDecimal(subscription.rawValue, to: &out)
-        out.append(contentsOf: pushTail)
+        out.append(contentsOf: view.encodedState(after: pushHead, before: pushMember))
+        writeIDAndTail(subscription.rawValue, to: &out)
     }
 
-    /// Appends `value` in decimal, as `String(value)` spells it.
-    private static func writeDecimal(_ value: Int, to out: inout [UInt8]) {
-        guard value >= 0 else {
-            out.append(contentsOf: String(value).utf8)
+    /// Appends `id` in decimal (as `String(id)` spells it), then `}}` and a newline, in one append.
+    private static func writeIDAndTail(_ id: Int, to out: inout [UInt8]) {
+        guard id >= 0 else {
+            out.append(contentsOf: (String(id) + "}}\n").utf8)
             return
         }
-        var divisor = 1
-        while value / divisor >= 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var end = buffer.count
+            for byte in [UInt8(ascii: "\n"), UInt8(ascii: "}"), UInt8(ascii: "}")] {
+                end -= 1
+                buffer[end] = byte
+            }
+            var rest = id
+            repeat {
+                end -= 1
+                buffer[end] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[end...]))
         }
     }
 }
