@@ -1,7 +1,8 @@
 // A connection's pending output: reply and request lines in order, and `query.changed` (and
 // `mutation.changed`) pushes that coalesce: a subscription with a push not yet written keeps one
 // place in the queue and is written with its newest state (a subscriber needs the latest state,
-// not every intermediate one).
+// not every intermediate one). A query push holds its `QueryView`, whose encoded state object is
+// shared by every subscription pushed the same view, so writing a push copies those bytes.
 
 import QuerydCore
 import QuerydJSON
@@ -9,12 +10,20 @@ import QuerydRPC
 
 /// Ordered output of one session, flushed once per event-loop iteration.
 struct Outbox {
-    /// A queued line, or the place of a pending push. A query push's `slot` tells the place that
-    /// still holds it from one whose push was dropped (by `query.setOptions`) and queued again later.
+    /// A queued line, a pending push, or the place of a push that was dropped (by `query.setOptions`
+    /// or `query.unsubscribe`; a later push of that subscription takes a new place at the end).
     private enum Entry {
         case bytes([UInt8])
-        case push(SubscriptionID, slot: Int)
+        /// A query push, holding the newest view for its subscription.
+        case push(SubscriptionID, QueryView)
+        case droppedPush
         case mutationPush(MutationPushKey)
+    }
+
+    /// Where a subscription's pending push is: its index in `entries`, or in `heldPushes` when held.
+    private struct Place: Equatable {
+        var held: Bool
+        var index: Int
     }
 
     /// One mutation as seen by one mutation subscription: its pushes coalesce.
@@ -26,8 +35,8 @@ struct Outbox {
     private var entries: [Entry] = []
     /// Pushes queued while a batch is being handled, appended when it is done.
     private var heldPushes: [Entry]?
-    private var latestPush: [SubscriptionID: (result: QueryResult, slot: Int)] = [:]
-    private var lastSlot = 0
+    /// The place of every pending query push (each `.push` entry is listed here).
+    private var pushPlaces: [SubscriptionID: Place] = [:]
     private var latestMutationPush: [MutationPushKey: MutationState] = [:]
     /// Bytes of lines queued (pushes not counted until written).
     private(set) var queuedBytes = 0
@@ -52,16 +61,17 @@ struct Outbox {
         }
     }
 
-    /// Queues a push of `result` to `subscription`, replacing an unwritten older one.
-    mutating func appendPush(_ result: QueryResult, to subscription: SubscriptionID) {
-        if let pending = latestPush[subscription] {
-            latestPush[subscription] = (result, pending.slot)
-            return
-        }
-        lastSlot += 1
-        latestPush[subscription] = (result, lastSlot)
-        let entry = Entry.push(subscription, slot: lastSlot)
-        if heldPushes != nil {
+    /// Queues a push of `view` to `subscription`, replacing an unwritten older one in its place.
+    mutating func appendPush(_ view: QueryView, to subscription: SubscriptionID) {
+        let held = heldPushes != nil
+        let fresh = Place(held: held, index: held ? heldPushes!.count : entries.count)
+        // One lookup: inserts `fresh` when the subscription has no pending push, else reads its place
+        // (an existing place is never `fresh`: it indexes an entry that is already there).
+        let place = Outbox.read(&pushPlaces[subscription, default: fresh])
+        let entry = Entry.push(subscription, view)
+        if place != fresh {
+            put(entry, at: place)
+        } else if held {
             heldPushes!.append(entry)
         } else {
             entries.append(entry)
@@ -89,12 +99,19 @@ struct Outbox {
     mutating func releasePushes() {
         guard let held = heldPushes else { return }
         heldPushes = nil
+        let base = entries.count
+        for (offset, entry) in held.enumerated() {
+            if case .push(let subscription, _) = entry {
+                pushPlaces[subscription] = Place(held: false, index: base + offset)
+            }
+        }
         entries.append(contentsOf: held)
     }
 
     /// Forgets unwritten pushes of a subscription that ended.
     mutating func dropPushes(of subscription: SubscriptionID) {
-        latestPush[subscription] = nil
+        guard let place = pushPlaces.removeValue(forKey: subscription) else { return }
+        put(.droppedPush, at: place)
     }
 
     /// Forgets unwritten `mutation.changed` pushes of a mutation subscription that ended.
@@ -109,16 +126,20 @@ struct Outbox {
             queuedBytes = 0
             return only
         }
+        var size = queuedBytes
+        for entry in entries {
+            if case .push(_, let view) = entry { size += Outbox.pushFraming + view.encodedState.count }
+        }
         var out: [UInt8] = []
-        out.reserveCapacity(queuedBytes)
+        out.reserveCapacity(size)
         for entry in entries {
             switch entry {
             case .bytes(let bytes):
                 out.append(contentsOf: bytes)
-            case .push(let subscription, let slot):
-                guard let pending = latestPush[subscription], pending.slot == slot else { continue }
-                latestPush[subscription] = nil
-                Outbox.writePush(pending.result, subscription: subscription, to: &out)
+            case .push(let subscription, let view):
+                Outbox.writePush(view, subscription: subscription, to: &out)
+            case .droppedPush:
+                continue
             case .mutationPush(let key):
                 guard let state = latestMutationPush.removeValue(forKey: key) else { continue }
                 let params: JSONValue = [
@@ -128,19 +149,64 @@ struct Outbox {
                 out.append(UInt8(ascii: "\n"))
             }
         }
-        entries = []
-        latestPush = [:]
+        // Capacity is kept for the next flush (pushes come in waves), unless a burst made it large.
+        entries.removeAll(keepingCapacity: entries.count <= 256)
+        forgetWrittenPlaces()
         latestMutationPush = [:]
         queuedBytes = 0
         return out
     }
 
-    /// Writes one `query.changed` notification line.
-    static func writePush(_ result: QueryResult, subscription: SubscriptionID, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"jsonrpc":"2.0","method":"query.changed","params":{"state":"#.utf8)
-        result.write(to: &out)
-        out.append(contentsOf: #","subscription":"#.utf8)
-        out.append(contentsOf: String(subscription.rawValue).utf8)
-        out.append(contentsOf: "}}\n".utf8)
+    /// Keeps only the places of held pushes (the others were just written).
+    private mutating func forgetWrittenPlaces() {
+        guard let held = heldPushes, !held.isEmpty else {
+            pushPlaces.removeAll(keepingCapacity: pushPlaces.count <= 256)
+            return
+        }
+        pushPlaces = pushPlaces.filter { $0.value.held }
+    }
+
+    private mutating func put(_ entry: Entry, at place: Place) {
+        if place.held {
+            heldPushes![place.index] = entry
+        } else {
+            entries[place.index] = entry
+        }
+    }
+
+    private static func read(_ place: inout Place) -> Place { place }
+
+    /// The bytes of a `query.changed` line around its state object (the subscription id counted at 20 digits).
+    private static let pushFraming = pushHead.utf8CodeUnitCount + pushMember.utf8CodeUnitCount + 20 + 3
+    private static let pushHead: StaticString = #"{"jsonrpc":"2.0","method":"query.changed","params":{"state":"#
+    private static let pushMember: StaticString = #","subscription":"#
+
+    /// Writes one `query.changed` notification line: the view's shared framed state, then the
+    /// subscription id and the closing `}}` and newline.
+    static func writePush(_ view: QueryView, subscription: SubscriptionID, to out: inout [UInt8]) {
+        out.append(contentsOf: view.encodedState(after: pushHead, before: pushMember))
+        writeIDAndTail(subscription.rawValue, to: &out)
+    }
+
+    /// Appends `id` in decimal (as `String(id)` spells it), then `}}` and a newline, in one append.
+    private static func writeIDAndTail(_ id: Int, to out: inout [UInt8]) {
+        guard id >= 0 else {
+            out.append(contentsOf: (String(id) + "}}\n").utf8)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var end = buffer.count
+            for byte in [UInt8(ascii: "\n"), UInt8(ascii: "}"), UInt8(ascii: "}")] {
+                end -= 1
+                buffer[end] = byte
+            }
+            var rest = id
+            repeat {
+                end -= 1
+                buffer[end] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[end...]))
+        }
     }
 }

@@ -165,8 +165,14 @@ extension Server: CacheDelegate {
     public func cache(
         _ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID
     ) {
+        self.cache(cache, push: QueryView(result), to: subscription, connection: connection)
+    }
+
+    public func cache(
+        _ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID
+    ) {
         guard let session = sessions[connection] else { return }
-        session.outbox.appendPush(result, to: subscription)
+        session.outbox.appendPush(view, to: subscription)
         markDirty(session)
     }
 }

@@ -25,4 +25,16 @@ public protocol CacheDelegate: AnyObject {
     func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID)
     /// A subscription's view changed: push `query.changed`.
     func cache(_ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID)
+    /// A subscription's view changed: push `query.changed`. The view may be shared with other
+    /// subscriptions that see the same (keep it; its encoded state is made once for all of them).
+    /// By default, pushes `view.result`.
+    func cache(_ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID)
+}
+
+extension CacheDelegate {
+    public func cache(
+        _ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID
+    ) {
+        self.cache(cache, push: view.result, to: subscription, connection: connection)
+    }
 }

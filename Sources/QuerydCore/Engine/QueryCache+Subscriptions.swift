@@ -1,7 +1,7 @@
 // Subscriptions (TanStack's QueryObserver lifecycle): subscribe with a first view and a fetch when
 // the data is missing or stale, switch key or options like a re-rendered observer, unsubscribe.
 //
-// A subscription is "attached" once its first view is made (`lastResult` set); pushes caused by
+// A subscription is "attached" once its first view is made (`lastView` set); pushes caused by
 // the subscribe call itself go out as that reply, never as an earlier `query.changed`.
 
 import QuerydJSON
@@ -37,7 +37,7 @@ extension QueryCache {
         let resolved = options.map { resolve($0, for: key, defaultRetry: 3) } ?? previousOptions
         // Checked before anything changes, so a refused switch leaves the subscription as it was.
         let query = try prepareQuery(key, options: resolved)
-        subscription.lastResult = nil
+        subscription.lastView = nil
         subscription.options = resolved
         if query !== previousQuery {
             if let data = previousQuery.state.data { subscription.previousData = data }
@@ -92,7 +92,7 @@ extension QueryCache {
         subscription.staleTimer = nil
         subscription.intervalTimer = nil
         subscription.staleDeadline = nil
-        subscription.lastResult = nil
+        subscription.lastView = nil
         if query.subscriptions.isEmpty {
             loseInterestIfUnwanted(query)
             collectWhenUnused(query)
@@ -100,11 +100,11 @@ extension QueryCache {
     }
 
     private func makeFirstView(_ subscription: Subscription) -> QueryResult {
-        let view = result(of: subscription)
-        subscription.lastResult = view
+        let view = view(of: subscription)
+        subscription.lastView = view
         armStaleTimer(subscription)
         armIntervalTimer(subscription)
-        return view
+        return view.result
     }
 
     /// TanStack's shouldFetchOnMount: missing data always loads; cached data per refetchOnSubscribe.

@@ -94,7 +94,7 @@ extension QueryCache {
             subscription.intervalTimer = nil
         }
         let options = subscription.options
-        guard let interval = options.refetchInterval, options.enabled, subscription.lastResult != nil,
+        guard let interval = options.refetchInterval, options.enabled, subscription.lastView != nil,
             options.refetchIntervalInBackground || isFocused(subscription.connection)
         else { return }
         subscription.intervalTimer = scheduler.schedule(after: interval) { [weak self, weak subscription] in

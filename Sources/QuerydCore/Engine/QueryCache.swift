@@ -3,7 +3,8 @@
 //
 // It does no I/O and reads time only from its `TimerScheduler`'s clock, so tests drive it with a
 // `ManualClock` and see exact state sequences. All of it runs on the event loop's thread.
-// The operations live in extensions by concern: fetchers, fetching, subscriptions, queries, filters.
+// The operations live in extensions by concern: fetchers, fetching, subscriptions, publishing,
+// queries, filters.
 
 import QuerydJSON
 
@@ -34,6 +35,8 @@ public final class QueryCache {
     var queriesWaitingForNetwork: [QueryKey: Query] = [:]
     /// Connections that said they are not focused.
     var unfocusedConnections = Set<ConnectionID>()
+    /// The views subscriptions of the query last published or subscribed to share.
+    var sharedViews = ViewShare()
 
     private var lastSubscriptionID = 0
     private var lastFetcherID = 0
@@ -103,6 +106,7 @@ public final class QueryCache {
     func forget(_ query: Query) {
         guard queries[query.key] === query else { return }
         queries[query.key] = nil
+        sharedViews.forget(query)
         observer?.queryRemoved(query.key)
         keyIndex.remove(query.key, query.key)
         queriesWaitingForFetcher[query.key] = nil
@@ -111,7 +115,7 @@ public final class QueryCache {
         query.gcTimer = nil
     }
 
-    // MARK: - Views and pushes
+    // MARK: - Views
 
     /// The query as a party with these options sees it (no subscription: `sub` nil).
     func result(
@@ -119,15 +123,7 @@ public final class QueryCache {
         placeholder: JSONValue? = nil, subscription: Subscription? = nil
     ) -> QueryResult {
         let state = query.state
-        var result = QueryResult(
-            key: query.key, status: state.status, fetchStatus: state.fetchStatus, data: state.data,
-            dataUpdatedAt: state.dataUpdatedAt, dataUpdateCount: state.dataUpdateCount, error: state.error,
-            errorUpdatedAt: state.errorUpdatedAt, errorUpdateCount: state.errorUpdateCount,
-            failureCount: state.failureCount, failureReason: state.failureReason,
-            isInvalidated: state.isInvalidated,
-            isStale: enabled && query.isStale(staleTime: staleTime, now: now),
-            isPlaceholderData: false, version: query.version, observers: nil,
-            infinite: nil, encodedData: nil)
+        var result = stateView(of: query, isStale: enabled && query.isStale(staleTime: staleTime, now: now))
         if result.status == .pending, let placeholder {
             result.data = placeholder
             result.status = .success
@@ -156,6 +152,27 @@ public final class QueryCache {
         return result
     }
 
+    /// The view of a party without select or a shown placeholder: the state as it is, with `isStale`
+    /// as that party's staleTime makes it (the view `ViewShare` shares).
+    func sharedResult(of query: Query, isStale: Bool) -> QueryResult {
+        var result = stateView(of: query, isStale: isStale)
+        if query.state.data != nil { result.encodedData = query.encodedData }
+        result.infinite = infiniteFlags(of: query, status: result.status)
+        return result
+    }
+
+    /// The query's state as a view, before placeholder, select, encoded data and paging flags.
+    private func stateView(of query: Query, isStale: Bool) -> QueryResult {
+        let state = query.state
+        return QueryResult(
+            key: query.key, status: state.status, fetchStatus: state.fetchStatus, data: state.data,
+            dataUpdatedAt: state.dataUpdatedAt, dataUpdateCount: state.dataUpdateCount, error: state.error,
+            errorUpdatedAt: state.errorUpdatedAt, errorUpdateCount: state.errorUpdateCount,
+            failureCount: state.failureCount, failureReason: state.failureReason,
+            isInvalidated: state.isInvalidated, isStale: isStale, isPlaceholderData: false, version: query.version,
+            observers: nil, infinite: nil, encodedData: nil)
+    }
+
     /// A subscription's current view.
     func result(of subscription: Subscription) -> QueryResult {
         let options = subscription.options
@@ -168,64 +185,6 @@ public final class QueryCache {
         return result(
             of: subscription.query, staleTime: options.staleTime, enabled: options.enabled, select: options.select,
             placeholder: placeholder, subscription: subscription)
-    }
-
-    /// Pushes the query's new state to every attached subscription whose view changed, and
-    /// restarts their polling timers (TanStack restarts them on every query update).
-    func publish(_ query: Query) {
-        for subscription in query.subscriptions where subscription.lastResult != nil {
-            refresh(subscription)
-            armIntervalTimer(subscription)
-        }
-    }
-
-    /// Recomputes one subscription's view, pushes it if it changed (in a field it asked to be
-    /// notified about), and re-arms its stale timer.
-    func refresh(_ subscription: Subscription) {
-        var current = result(of: subscription)
-        if let names = subscription.options.notifyOnChangeProps, let last = subscription.lastResult,
-            !current.differs(from: last, in: names)
-        {
-            // Nothing it listens to changed: keep what it was sent as the baseline.
-            armStaleTimer(subscription)
-            return
-        }
-        if current != subscription.lastResult {
-            if let last = subscription.lastResult, current.version <= last.version {
-                // Only the view changed (the stale flip): the push still needs a newer version.
-                subscription.query.bumpVersion()
-                current.version = subscription.query.version
-            }
-            subscription.lastResult = current
-            delegate?.cache(self, push: current, to: subscription.id, connection: subscription.connection)
-        }
-        armStaleTimer(subscription)
-    }
-
-    /// Schedules the push of the `isStale` flip for data that is fresh now and stale later.
-    func armStaleTimer(_ subscription: Subscription) {
-        let query = subscription.query
-        var deadline: Int64?
-        if subscription.options.enabled, case .milliseconds(let ms) = subscription.options.staleTime,
-            query.state.data != nil, !query.state.isInvalidated
-        {
-            let staleAt = query.state.dataUpdatedAt + ms
-            if staleAt > now { deadline = staleAt }
-        }
-        if let timer = subscription.staleTimer {
-            if subscription.staleDeadline == deadline { return }
-            scheduler.cancel(timer)
-            subscription.staleTimer = nil
-            subscription.staleDeadline = nil
-        }
-        guard let deadline else { return }
-        subscription.staleDeadline = deadline
-        subscription.staleTimer = scheduler.schedule(at: deadline) { [weak self, weak subscription] in
-            guard let self, let subscription else { return }
-            subscription.staleTimer = nil
-            subscription.staleDeadline = nil
-            self.refresh(subscription)
-        }
     }
 
     // MARK: - Statistics

@@ -23,8 +23,9 @@ final class Subscription {
     let connection: ConnectionID
     var query: Query
     var options: ResolvedOptions
-    /// What the subscriber was last sent (nil until the subscribe reply is made).
-    var lastResult: QueryResult?
+    /// What the subscriber was last sent (nil until the subscribe reply is made); shared with the
+    /// subscriptions that were sent the same view.
+    var lastView: QueryView?
     /// The last good `select` projection, shown while a select error is reported.
     var lastSelected: (dataVersion: UInt64, value: JSONValue)?
     /// Fires when the data turns stale, so the `isStale` flip is pushed.

@@ -1,0 +1,84 @@
+// The outbox's `query.changed` lines: a view shared by many subscriptions is written as the same
+// bytes its own full encoding gives, and coalescing (newest view, place kept), dropped pushes and
+// held pushes behave as they did when every push was encoded on its own.
+
+import QuerydCore
+import QuerydJSON
+import QuerydRPC
+import Testing
+
+@testable import QuerydServer
+
+@Suite struct OutboxTests {
+    /// Views of two keys, as a subscriber is shown them.
+    static func views() -> (QueryView, QueryView) {
+        let cache = QueryCache(scheduler: TimerScheduler(clock: ManualClock()))
+        let first = QueryKey(elements: [.string("a")])
+        let second = QueryKey(elements: [.string("b"), .number(JSONNumber(2))])
+        _ = try! cache.set(key: first, .data(["text": "é\n\"", "list": [1, 2.5, nil, true]]), updatedAt: nil)
+        _ = try! cache.set(key: second, .data(42), updatedAt: nil)
+        let (_, a) = try! cache.subscribe(connection: ConnectionID(1), key: first, options: QueryOptions())
+        let (_, b) = try! cache.subscribe(connection: ConnectionID(1), key: second, options: QueryOptions())
+        return (QueryView(a), QueryView(b))
+    }
+
+    /// The line the outbox wrote before views were shared: the whole notification encoded as JSON.
+    static func ownLine(_ view: QueryView, _ subscription: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        let params: JSONValue = ["state": view.result.jsonValue, "subscription": .number(JSONNumber(subscription))]
+        RPCWriter.notification(method: "query.changed", params: params, to: &out)
+        out.append(UInt8(ascii: "\n"))
+        return out
+    }
+
+    @Test func aSharedViewIsWrittenAsItsOwnEncoding() {
+        let (a, b) = OutboxTests.views()
+        var ownState: [UInt8] = []
+        a.result.write(to: &ownState)
+        #expect(a.encodedState == ownState)
+        var outbox = Outbox()
+        for subscription in [1, 22, 333, 4_444_444] { outbox.appendPush(a, to: SubscriptionID(subscription)) }
+        outbox.appendPush(b, to: SubscriptionID(5))
+        let expected =
+            OutboxTests.ownLine(a, 1) + OutboxTests.ownLine(a, 22) + OutboxTests.ownLine(a, 333)
+            + OutboxTests.ownLine(a, 4_444_444) + OutboxTests.ownLine(b, 5)
+        #expect(outbox.take() == expected)
+        #expect(outbox.isEmpty)
+    }
+
+    @Test func pushesCoalesceInPlaceAndDroppedOnesMoveToTheEnd() {
+        let (a, b) = OutboxTests.views()
+        var outbox = Outbox()
+        outbox.appendPush(a, to: SubscriptionID(1))
+        outbox.appendPush(a, to: SubscriptionID(2))
+        outbox.appendLine { $0.append(contentsOf: "reply".utf8) }
+        outbox.appendPush(b, to: SubscriptionID(1))
+        outbox.dropPushes(of: SubscriptionID(2))
+        outbox.appendPush(a, to: SubscriptionID(3))
+        outbox.dropPushes(of: SubscriptionID(3))
+        outbox.appendPush(b, to: SubscriptionID(3))
+        let expected = OutboxTests.ownLine(b, 1) + Array("reply\n".utf8) + OutboxTests.ownLine(b, 3)
+        #expect(outbox.take() == expected)
+        // After a take, a subscription's next push takes a new place.
+        outbox.appendLine { $0.append(contentsOf: "next".utf8) }
+        outbox.appendPush(a, to: SubscriptionID(1))
+        #expect(outbox.take() == Array("next\n".utf8) + OutboxTests.ownLine(a, 1))
+    }
+
+    @Test func heldPushesFollowTheBatchReply() {
+        let (a, b) = OutboxTests.views()
+        var outbox = Outbox()
+        outbox.appendPush(a, to: SubscriptionID(1))
+        outbox.holdPushes()
+        outbox.appendPush(b, to: SubscriptionID(1))
+        outbox.appendPush(a, to: SubscriptionID(2))
+        outbox.appendPush(b, to: SubscriptionID(3))
+        outbox.dropPushes(of: SubscriptionID(3))
+        outbox.appendLine { $0.append(contentsOf: "[batch reply]".utf8) }
+        outbox.releasePushes()
+        outbox.appendPush(b, to: SubscriptionID(2))
+        let expected =
+            OutboxTests.ownLine(b, 1) + Array("[batch reply]\n".utf8) + OutboxTests.ownLine(b, 2)
+        #expect(outbox.take() == expected)
+    }
+}
