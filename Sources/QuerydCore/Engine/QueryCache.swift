@@ -26,6 +26,10 @@ public final class QueryCache {
     var queriesWaitingForFetcher: [QueryKey: Query] = [:]
     /// Which query each waiting caller waits on.
     var waiterQueries: [WaiterToken: Query] = [:]
+    /// Unused queries waiting for their gc deadline, one timer per distinct deadline.
+    var gcBuckets = DeadlineBuckets<Query>()
+    /// The options box given to the last query created, reused while options stay equal.
+    var recentOptions: SharedOptions?
     /// Set by `network.setOnline false`: no attempt starts.
     var offline = false
     /// Queries whose fetch waits for the network to come back.
@@ -91,7 +95,7 @@ public final class QueryCache {
             }
             return existing
         }
-        let query = Query(key: key, options: options, now: now)
+        let query = Query(key: key, options: share(options), now: now)
         queries[key] = query
         keyIndex.insert(key, key)
         return query
@@ -105,8 +109,7 @@ public final class QueryCache {
         keyIndex.remove(query.key, query.key)
         queriesWaitingForFetcher[query.key] = nil
         queriesWaitingForNetwork[query.key] = nil
-        if let timer = query.gcTimer { scheduler.cancel(timer) }
-        query.gcTimer = nil
+        cancelCollection(query)
     }
 
     // MARK: - Views and pushes

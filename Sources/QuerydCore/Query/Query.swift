@@ -6,7 +6,7 @@
 import QuerydJSON
 
 /// A cached query (TanStack's `Query`). Owned by `QueryCache`; reached only on the loop thread.
-public final class Query {
+public final class Query: DeadlineMember {
     public let key: QueryKey
     public internal(set) var state: QueryState {
         didSet {
@@ -17,6 +17,8 @@ public final class Query {
             if state.data != oldValue.data {
                 dataVersion += 1
                 cachedEncodedData = nil
+                // Kept for long: drop the spare room the parser left in its objects and arrays.
+                state.data = state.data?.compacted()
             }
         }
     }
@@ -36,20 +38,33 @@ public final class Query {
     var run: FetchRun?
     /// The longest gcTime any user of the query asked for (nil: never collect).
     var gcTime: Int64? = 0
-    var gcTimer: TimerHandle?
+    /// When the query is collected if it stays unused (nil: no collection pending); kept by the
+    /// cache's `gcBuckets`.
+    var bucketDeadline: Int64?
+    /// The query's place among the queries collected at `bucketDeadline`.
+    var bucketSlot: UInt32 = 0
     /// The resolved options last used to fetch or observe this query; refetches triggered by
-    /// invalidation or `queries.refetch` use them.
-    var lastOptions: ResolvedOptions
+    /// invalidation or `queries.refetch` use them. Stored by reference: queries with equal
+    /// options share one copy (see `SharedOptions`).
+    var lastOptions: ResolvedOptions {
+        get { sharedOptions.value }
+        set {
+            if sharedOptions.value != newValue { sharedOptions = SharedOptions(newValue) }
+        }
+    }
+    /// The storage of `lastOptions`.
+    var sharedOptions: SharedOptions
 
     private var cachedGetAnswer: [UInt8]?
     private var cachedEncodedData: [UInt8]?
 
-    init(key: QueryKey, options: ResolvedOptions, now: Int64) {
+    init(key: QueryKey, options: SharedOptions, now: Int64) {
         self.key = key
-        self.lastOptions = options
+        self.sharedOptions = options
+        let resolved = options.value
         self.state = QueryState(
-            initialData: options.initialData, initialDataUpdatedAt: options.initialDataUpdatedAt, now: now)
-        self.gcTime = options.gcTime
+            initialData: resolved.initialData, initialDataUpdatedAt: resolved.initialDataUpdatedAt, now: now)
+        self.gcTime = resolved.gcTime
     }
 
     /// Marks a change that is not in the state (a view turning stale), so it gets its own version.
