@@ -95,9 +95,10 @@ public final class QueryCache {
             }
             return existing
         }
-        let query = Query(key: key, options: share(options), now: now)
-        queries[key] = query
-        keyIndex.insert(key, key)
+        let stored = key.compacted
+        let query = Query(key: stored, options: share(options), now: now)
+        queries[stored] = query
+        keyIndex.insert(stored, stored)
         return query
     }
 

@@ -31,18 +31,10 @@ public final class Query: DeadlineMember {
         case undecided, ordinary, infinite
     }
 
-    var kind = Kind.undecided
     /// The subscriptions observing this query, in subscription order.
     var subscriptions: [Subscription] = []
     /// The fetch in flight, if any.
     var run: FetchRun?
-    /// The longest gcTime any user of the query asked for (nil: never collect).
-    var gcTime: Int64? = 0
-    /// When the query is collected if it stays unused (nil: no collection pending); kept by the
-    /// cache's `gcBuckets`.
-    var bucketDeadline: Int64?
-    /// The query's place among the queries collected at `bucketDeadline`.
-    var bucketSlot: UInt32 = 0
     /// The resolved options last used to fetch or observe this query; refetches triggered by
     /// invalidation or `queries.refetch` use them. Stored by reference: queries with equal
     /// options share one copy (see `SharedOptions`).
@@ -57,6 +49,22 @@ public final class Query: DeadlineMember {
 
     private var cachedGetAnswer: [UInt8]?
     private var cachedEncodedData: [UInt8]?
+
+    // The small fields last, in an order that packs them (Swift keeps declaration order).
+    /// The longest gcTime any user of the query asked for (nil: never collect).
+    var gcTime: Int64? = 0
+    var kind = Kind.undecided
+    /// The query's place among the queries collected at `bucketDeadline`.
+    var bucketSlot: UInt32 = 0
+    /// When the query is collected if it stays unused (nil: no collection pending); kept by the
+    /// cache's `gcBuckets`.
+    var bucketDeadline: Int64? {
+        get { storedBucketDeadline == Self.noDeadline ? nil : storedBucketDeadline }
+        set { storedBucketDeadline = newValue ?? Self.noDeadline }
+    }
+    /// `bucketDeadline` without an optional's extra byte, which would cost the object 16 bytes.
+    private var storedBucketDeadline = Query.noDeadline
+    private static let noDeadline = Int64.min
 
     init(key: QueryKey, options: SharedOptions, now: Int64) {
         self.key = key

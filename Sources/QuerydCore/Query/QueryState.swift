@@ -23,14 +23,15 @@ public enum FetchStatus: String, Sendable {
 public struct QueryState: Sendable, Equatable {
     /// The last successful data; `nil` means "no data" (JSON `null` is data).
     public var data: JSONValue?
-    /// When `data` was last written (0 while there is none).
-    public var dataUpdatedAt: Int64 = 0
-    /// Successful fetches and manual writes so far (initial data does not count).
-    public var dataUpdateCount = 0
+    // The one-byte fields next to `data`, in the padding before the next 8-byte field.
     /// Set by invalidation and by a final error; cleared by any success.
     public var isInvalidated = false
     public var status: QueryStatus = .pending
     public var fetchStatus: FetchStatus = .idle
+    /// When `data` was last written (0 while there is none).
+    public var dataUpdatedAt: Int64 = 0
+    /// Successful fetches and manual writes so far (initial data does not count).
+    public var dataUpdateCount = 0
     /// The rarely-set fields; nil until one of them is set to something other than its default.
     private var extras: QueryStateExtras?
 

@@ -1,0 +1,31 @@
+// Guards on the per-query memory layout: the state stored inline in every cached query stays small
+// (its rarely-set fields live in a side object), and a query with only data allocates none.
+
+import QuerydJSON
+import Testing
+
+@testable import QuerydCore
+
+@Suite struct QueryFootprintTests {
+    @Test func theInlineStateStaysSmall() {
+        #expect(MemoryLayout<QueryState>.size <= 48)
+    }
+
+    @Test func rarelySetFieldsReadAsDefaultsAndCompareEqual() {
+        var state = QueryState(initialData: nil, initialDataUpdatedAt: nil, now: 0)
+        let fresh = state
+        #expect(state.error == nil && state.failureCount == 0 && state.pageLinks == nil)
+        state.failureCount = 2
+        #expect(state != fresh)
+        state.failureCount = 0
+        #expect(state == fresh)
+        state.succeeded(data: 1, at: 5, fetched: true)
+        state.failed(error: ["code": 1], at: 6)
+        #expect(state.errorUpdateCount == 1 && state.errorUpdatedAt == 6 && state.failureCount == 1)
+        #expect(state.failureReason == ["code": 1])
+        let copy = state
+        state.fetchStarted(paused: false, direction: nil)
+        #expect(state.failureCount == 0 && state.failureReason == nil)
+        #expect(copy.failureCount == 1 && copy.failureReason == ["code": 1])
+    }
+}
