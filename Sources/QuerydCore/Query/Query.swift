@@ -1,7 +1,7 @@
 // One cache entry: a key, its state, the subscriptions observing it, and its running fetch.
 //
-// A query also keeps the encoded bytes of its data and of its `query.get` answer, made once per
-// data change, so that cache hits splice bytes instead of encoding JSON (the read fast path).
+// A query also keeps the encoded bytes of its data, made once per data change, so that cache hits
+// (pushes, replies, the `query.get` answer) splice bytes instead of encoding JSON (the read fast path).
 
 import QuerydJSON
 
@@ -11,9 +11,6 @@ public final class Query: DeadlineMember {
     public internal(set) var state: QueryState {
         didSet {
             version += 1
-            if state.data != oldValue.data || state.dataUpdatedAt != oldValue.dataUpdatedAt {
-                cachedGetAnswer = nil
-            }
             if state.data != oldValue.data {
                 dataVersion += 1
                 cachedEncodedData = nil
@@ -47,7 +44,6 @@ public final class Query: DeadlineMember {
     /// The storage of `lastOptions`.
     var sharedOptions: SharedOptions
 
-    private var cachedGetAnswer: [UInt8]?
     private var cachedEncodedData: [UInt8]?
 
     // The small fields last, in an order that packs them (Swift keeps declaration order).
@@ -82,18 +78,22 @@ public final class Query: DeadlineMember {
     func continueVersion(after previous: Query) { version = max(version, previous.version + 1) }
 
     /// The encoded `{"data":…,"dataUpdatedAt":…}` answer of `query.get`, or nil when there is no data.
+    /// Made on each call from the cached encoded data; `writeGetAnswer(to:)` avoids the copy.
     public var getAnswer: [UInt8]? {
-        if let cachedGetAnswer { return cachedGetAnswer }
-        guard let data = state.data else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        bytes.append(contentsOf: #"{"data":"#.utf8)
-        data.write(to: &bytes)
-        bytes.append(contentsOf: #","dataUpdatedAt":"#.utf8)
-        bytes.append(contentsOf: String(state.dataUpdatedAt).utf8)
-        bytes.append(UInt8(ascii: "}"))
-        cachedGetAnswer = bytes
-        return bytes
+        return writeGetAnswer(to: &bytes) ? bytes : nil
+    }
+
+    /// Appends the `query.get` answer `{"data":…,"dataUpdatedAt":…}` to `out`, splicing the cached
+    /// encoded data. Returns false (appending nothing) when the query has no data.
+    public func writeGetAnswer(to out: inout [UInt8]) -> Bool {
+        guard let encoded = encodedData else { return false }
+        out.append(contentsOf: #"{"data":"#.utf8)
+        out.append(contentsOf: encoded)
+        out.append(contentsOf: #","dataUpdatedAt":"#.utf8)
+        out.append(contentsOf: String(state.dataUpdatedAt).utf8)
+        out.append(UInt8(ascii: "}"))
+        return true
     }
 
     /// The encoded data, made once per data change and shared by every push and reply.

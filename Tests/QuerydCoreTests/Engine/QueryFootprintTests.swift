@@ -1,5 +1,6 @@
 // Guards on the per-query memory layout: the state stored inline in every cached query stays small
-// (its rarely-set fields live in a side object), and a query with only data allocates none.
+// (its rarely-set fields live in a side object), and the `query.get` answer is spliced from the one
+// cached copy of the encoded data rather than kept as a second copy.
 
 import QuerydJSON
 import Testing
@@ -27,5 +28,18 @@ import Testing
         state.fetchStarted(paused: false, direction: nil)
         #expect(state.failureCount == 0 && state.failureReason == nil)
         #expect(copy.failureCount == 1 && copy.failureReason == ["code": 1])
+    }
+
+    @Test func writeGetAnswerSplicesIntoTheCallersBuffer() {
+        let h = EngineHarness()
+        h.subscribe(key("none"))
+        var out = Array("x".utf8)
+        #expect(h.cache.query(key("none"))?.writeGetAnswer(to: &out) == false)
+        #expect(out == Array("x".utf8))
+        h.set(key("k"), ["b": 1, "a": [true]])
+        let query = h.cache.query(key("k"))
+        #expect(query?.writeGetAnswer(to: &out) == true)
+        #expect(out == Array(#"x{"data":{"a":[true],"b":1},"dataUpdatedAt":1700000000000}"#.utf8))
+        #expect(query?.getAnswer == Array(out.dropFirst()))
     }
 }
