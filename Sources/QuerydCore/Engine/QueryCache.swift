@@ -83,7 +83,7 @@ public final class QueryCache {
     func obtainQuery(_ key: QueryKey, options: ResolvedOptions) -> Query {
         if let existing = queries[key] {
             existing.adoptGcTime(options.gcTime)
-            if existing.state.data == nil, let initial = options.initialData {
+            if !existing.hasData, let initial = options.initialData {
                 // Initial data applies whenever the query has none yet, even mid-fetch.
                 var state = existing.state
                 state.data = initial

@@ -8,17 +8,28 @@ import QuerydJSON
 /// A cached query (TanStack's `Query`). Owned by `QueryCache`; reached only on the loop thread.
 public final class Query: DeadlineMember {
     public let key: QueryKey
+    /// The query's state. Reading it rebuilds the parsed data when only its encoded form is kept
+    /// (see `dropParsedDataIfUnused`), so every reader sees the data.
     public internal(set) var state: QueryState {
-        didSet {
-            version += 1
-            if state.data != oldValue.data {
-                dataVersion += 1
-                cachedEncodedData = nil
-                // Kept for long: drop the spare room the parser left in its objects and arrays.
-                state.data = state.data?.compacted()
-            }
+        _read {
+            if dataIsEncodedOnly { restoreParsedData() }
+            yield storedState
+        }
+        set {
+            if dataIsEncodedOnly { restoreParsedData() }
+            let oldValue = storedState
+            storedState = newValue
+            stateChanged(from: oldValue)
+        }
+        _modify {
+            if dataIsEncodedOnly { restoreParsedData() }
+            let oldValue = storedState
+            yield &storedState
+            stateChanged(from: oldValue)
         }
     }
+    /// The storage of `state`; its `data` is nil while `dataIsEncodedOnly`.
+    var storedState: QueryState
     /// Grows with every state change; sent to clients so they can order what they receive.
     public private(set) var version: UInt64 = 1
     /// Grows only when the data value itself changes (structural sharing: equal data keeps it).
@@ -44,12 +55,15 @@ public final class Query: DeadlineMember {
     /// The storage of `lastOptions`.
     var sharedOptions: SharedOptions
 
-    private var cachedEncodedData: [UInt8]?
+    /// The encoded data (see `encodedData`); the only copy of the data while `dataIsEncodedOnly`.
+    var cachedEncodedData: [UInt8]?
 
     // The small fields last, in an order that packs them (Swift keeps declaration order).
     /// The longest gcTime any user of the query asked for (nil: never collect).
     var gcTime: Int64? = 0
     var kind = Kind.undecided
+    /// Whether the parsed data was dropped and only `cachedEncodedData` holds it.
+    var dataIsEncodedOnly = false
     /// The query's place among the queries collected at `bucketDeadline`.
     var bucketSlot: UInt32 = 0
     /// When the query is collected if it stays unused (nil: no collection pending); kept by the
@@ -66,9 +80,20 @@ public final class Query: DeadlineMember {
         self.key = key
         self.sharedOptions = options
         let resolved = options.value
-        self.state = QueryState(
+        self.storedState = QueryState(
             initialData: resolved.initialData, initialDataUpdatedAt: resolved.initialDataUpdatedAt, now: now)
         self.gcTime = resolved.gcTime
+    }
+
+    /// Versions and the encoded-data cache follow a state change.
+    func stateChanged(from oldValue: QueryState) {
+        version += 1
+        if storedState.data != oldValue.data {
+            dataVersion += 1
+            cachedEncodedData = nil
+            // Kept for long: drop the spare room the parser left in its objects and arrays.
+            storedState.data = storedState.data?.compacted()
+        }
     }
 
     /// Marks a change that is not in the state (a view turning stale), so it gets its own version.
@@ -91,7 +116,7 @@ public final class Query: DeadlineMember {
         out.append(contentsOf: #"{"data":"#.utf8)
         out.append(contentsOf: encoded)
         out.append(contentsOf: #","dataUpdatedAt":"#.utf8)
-        out.append(contentsOf: String(state.dataUpdatedAt).utf8)
+        out.append(contentsOf: String(storedState.dataUpdatedAt).utf8)
         out.append(UInt8(ascii: "}"))
         return true
     }
@@ -126,18 +151,18 @@ public final class Query: DeadlineMember {
 
     /// Whether data counts as stale for the given staleTime at `now` (TanStack's `isStaleByTime`).
     func isStale(staleTime: StaleTime, now: Int64) -> Bool {
-        guard state.data != nil else { return true }
+        guard hasData else { return true }
         switch staleTime {
         case .static: return false
-        case .infinity: return state.isInvalidated
-        case .milliseconds(let ms): return state.isInvalidated || now >= state.dataUpdatedAt + ms
+        case .infinity: return storedState.isInvalidated
+        case .milliseconds(let ms): return storedState.isInvalidated || now >= storedState.dataUpdatedAt + ms
         }
     }
 
     /// The query-level staleness used by filters and `query.state`: with subscriptions, stale when
     /// any enabled one sees it stale; without, only missing or invalidated data is stale (time is ignored).
     func isStaleForFilters(now: Int64) -> Bool {
-        if subscriptions.isEmpty { return state.data == nil || state.isInvalidated }
+        if subscriptions.isEmpty { return !hasData || storedState.isInvalidated }
         return subscriptions.contains { $0.options.enabled && isStale(staleTime: $0.options.staleTime, now: now) }
     }
 
@@ -145,7 +170,7 @@ public final class Query: DeadlineMember {
     /// (subscribed but none enabled, or unsubscribed and never fetched) or static.
     var isExcludedFromRefetch: Bool {
         if subscriptions.contains(where: { $0.options.staleTime == .static }) { return true }
-        if subscriptions.isEmpty { return state.dataUpdateCount + state.errorUpdateCount == 0 }
+        if subscriptions.isEmpty { return storedState.dataUpdateCount + storedState.errorUpdateCount == 0 }
         return !isActive
     }
 }

@@ -42,4 +42,31 @@ import Testing
         #expect(out == Array(#"x{"data":{"a":[true],"b":1},"dataUpdatedAt":1700000000000}"#.utf8))
         #expect(query?.getAnswer == Array(out.dropFirst()))
     }
+
+    @Test func anUnusedQueryKeepsOnlyEncodedDataAndReadersStillSeeIt() {
+        let h = EngineHarness()
+        let value: JSONValue = ["i": 1, "pad": "xxxxxxxxxxxxxxxxxxxxxxxx", "list": [1.5, nil, "s"]]
+        h.set(key("k"), value)
+        let query = h.cache.query(key("k"))!
+        #expect(query.dataIsEncodedOnly)
+        #expect(query.getAnswer != nil)
+        #expect(query.dataIsEncodedOnly)
+        let dataVersion = query.dataVersion
+        #expect(query.state.data == value)
+        #expect(!query.dataIsEncodedOnly)
+        h.set(key("k"), value)
+        #expect(query.dataVersion == dataVersion)
+        #expect(query.dataIsEncodedOnly)
+        h.set(key("k"), ["i": 2])
+        #expect(query.dataVersion == dataVersion + 1)
+        #expect(h.cache.state(of: key("k"))?.data == ["i": 2])
+    }
+
+    @Test func aSubscribedQueryKeepsItsParsedData() {
+        let h = EngineHarness()
+        h.register("k")
+        h.subscribe(key("k"))
+        h.set(key("k"), ["i": 1])
+        #expect(h.cache.query(key("k"))?.dataIsEncodedOnly == false)
+    }
 }
