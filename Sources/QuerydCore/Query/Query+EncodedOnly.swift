@@ -24,8 +24,11 @@ extension Query {
 
     /// Parses the encoded bytes back into `storedState.data` (a reader of `state` needs the value).
     func restoreParsedData() {
-        guard dataIsEncodedOnly, let bytes = cachedEncodedData else { return }
+        guard dataIsEncodedOnly else { return }
         dataIsEncodedOnly = false
+        guard let bytes = cachedEncodedData else {
+            preconditionFailure("a query keeps only encoded data but has no encoded bytes")
+        }
         do {
             storedState.data = try JSONParser.parse(bytes, maxDepth: .max).compacted()
         } catch {
