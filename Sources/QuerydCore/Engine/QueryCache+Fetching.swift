@@ -46,10 +46,7 @@ extension QueryCache {
             }
         }
         query.run = run
-        if let timer = query.gcTimer {
-            scheduler.cancel(timer)
-            query.gcTimer = nil
-        }
+        cancelCollection(query)
         let fetcher = offline ? nil : registry.choose(for: query.key)
         // A page call on a query without data loads its first page, still shown as that page fetch.
         query.state.fetchStarted(paused: fetcher == nil, direction: run.pageFetch == nil ? nil : page)

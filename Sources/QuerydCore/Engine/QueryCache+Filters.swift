@@ -31,7 +31,7 @@ extension QueryCache {
             case .inactive: if query.isActive { return false }
             }
             if let stale = filter.stale, query.isStaleForFilters(now: time) != stale { return false }
-            if let status = filter.fetchStatus, query.state.fetchStatus != status { return false }
+            if let status = filter.fetchStatus, query.storedState.fetchStatus != status { return false }
             return true
         }
         if found.count > 1 {
@@ -44,8 +44,7 @@ extension QueryCache {
     /// Marks matched queries invalidated (stale) and refetches those `refetchType` selects.
     public func invalidate(_ filter: QueryFilter, refetchType: RefetchType) -> Int {
         let matched = matching(filter)
-        for query in matched where !query.state.isInvalidated {
-            query.state.isInvalidated = true
+        for query in matched where query.markInvalidated() {
             publish(query)
         }
         for query in matched where !query.isExcludedFromRefetch {

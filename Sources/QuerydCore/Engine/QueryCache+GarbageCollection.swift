@@ -1,6 +1,8 @@
 // Garbage collection: a query nobody observes is removed gcTime after it became unused, unless a
 // fetch is running then (the timer is re-armed when the fetch settles). Reset and remove re-arm
 // it too, so no unused query stays forever (TanStack leaves reset queries uncollected).
+//
+// Queries wait in `gcBuckets`, one scheduler timer per distinct deadline rather than one per query.
 
 extension QueryCache {
     /// Arms the gc timer of a query that has no subscriptions and no running fetch. With
@@ -8,17 +10,28 @@ extension QueryCache {
     /// (a cache hit, a write) an armed timer is left as it is, as TanStack does.
     func collectWhenUnused(_ query: Query, restart: Bool = true) {
         guard query.subscriptions.isEmpty, query.run == nil, queries[query.key] === query else { return }
-        if !restart, query.gcTimer != nil { return }
-        if let timer = query.gcTimer {
-            scheduler.cancel(timer)
-            query.gcTimer = nil
-        }
+        if !restart, query.bucketDeadline != nil { return }
+        cancelCollection(query)
         guard let gcTime = query.gcTime else { return }
-        query.gcTimer = scheduler.schedule(after: gcTime) { [weak self, weak query] in
-            guard let self, let query else { return }
-            query.gcTimer = nil
-            guard query.subscriptions.isEmpty, query.run == nil else { return }
-            self.forget(query)
+        let deadline = now + max(gcTime, 0)
+        guard gcBuckets.add(query, at: deadline) else { return }
+        let timer = scheduler.schedule(at: deadline) { [weak self] in
+            self?.collectDue(deadline)
+        }
+        gcBuckets.setTimer(timer, for: deadline)
+    }
+
+    /// Stops the query's pending collection, if any.
+    func cancelCollection(_ query: Query) {
+        if let timer = gcBuckets.cancel(query) { scheduler.cancel(timer) }
+    }
+
+    /// Collects the queries whose gc deadline `deadline` has come, in the order they were armed,
+    /// skipping any that gained a subscription or a fetch since.
+    private func collectDue(_ deadline: Int64) {
+        for query in gcBuckets.takeDue(deadline) {
+            guard query.subscriptions.isEmpty, query.run == nil else { continue }
+            forget(query)
         }
     }
 }

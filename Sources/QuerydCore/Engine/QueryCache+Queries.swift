@@ -91,7 +91,9 @@ extension QueryCache {
         }
         publish(query)
         collectWhenUnused(query, restart: false)
-        return state(of: key)!
+        let reply = state(of: key)!
+        query.dropParsedDataIfUnused()
+        return reply
     }
 
     /// Refetches a subscription's query with its options (even when disabled); `completion` gets

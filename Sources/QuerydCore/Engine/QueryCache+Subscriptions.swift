@@ -76,10 +76,7 @@ extension QueryCache {
         query.subscriptions.append(subscription)
         query.adoptGcTime(subscription.options.gcTime)
         query.lastOptions = subscription.options
-        if let timer = query.gcTimer {
-            scheduler.cancel(timer)
-            query.gcTimer = nil
-        }
+        cancelCollection(query)
         // A subscriber arriving during a retry wait revives retries a departed one had stopped.
         query.run?.retriesCancelled = false
     }

@@ -29,6 +29,10 @@ public final class QueryCache {
     var queriesWaitingForFetcher: [QueryKey: Query] = [:]
     /// Which query each waiting caller waits on.
     var waiterQueries: [WaiterToken: Query] = [:]
+    /// Unused queries waiting for their gc deadline, one timer per distinct deadline.
+    var gcBuckets = DeadlineBuckets<Query>()
+    /// The options box given to the last query created, reused while options stay equal.
+    var recentOptions: SharedOptions?
     /// Set by `network.setOnline false`: no attempt starts.
     var offline = false
     /// Queries whose fetch waits for the network to come back.
@@ -84,7 +88,7 @@ public final class QueryCache {
     func obtainQuery(_ key: QueryKey, options: ResolvedOptions) -> Query {
         if let existing = queries[key] {
             existing.adoptGcTime(options.gcTime)
-            if existing.state.data == nil, let initial = options.initialData {
+            if !existing.hasData, let initial = options.initialData {
                 // Initial data applies whenever the query has none yet, even mid-fetch.
                 var state = existing.state
                 state.data = initial
@@ -96,9 +100,10 @@ public final class QueryCache {
             }
             return existing
         }
-        let query = Query(key: key, options: options, now: now)
-        queries[key] = query
-        keyIndex.insert(key, key)
+        let stored = key.compacted
+        let query = Query(key: stored, options: share(options), now: now)
+        queries[stored] = query
+        keyIndex.insert(stored, stored)
         return query
     }
 
@@ -111,8 +116,7 @@ public final class QueryCache {
         keyIndex.remove(query.key, query.key)
         queriesWaitingForFetcher[query.key] = nil
         queriesWaitingForNetwork[query.key] = nil
-        if let timer = query.gcTimer { scheduler.cancel(timer) }
-        query.gcTimer = nil
+        cancelCollection(query)
     }
 
     // MARK: - Views

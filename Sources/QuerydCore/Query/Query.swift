@@ -1,25 +1,35 @@
 // One cache entry: a key, its state, the subscriptions observing it, and its running fetch.
 //
-// A query also keeps the encoded bytes of its data and of its `query.get` answer, made once per
-// data change, so that cache hits splice bytes instead of encoding JSON (the read fast path).
+// A query also keeps the encoded bytes of its data, made once per data change, so that cache hits
+// (pushes, replies, the `query.get` answer) splice bytes instead of encoding JSON (the read fast path).
 
 import QuerydJSON
 
 /// A cached query (TanStack's `Query`). Owned by `QueryCache`; reached only on the loop thread.
-public final class Query {
+public final class Query: DeadlineMember {
     public let key: QueryKey
+    /// The query's state. Reading it rebuilds the parsed data when only its encoded form is kept
+    /// (see `dropParsedDataIfUnused`), so every reader sees the data.
     public internal(set) var state: QueryState {
-        didSet {
-            version += 1
-            if state.data != oldValue.data || state.dataUpdatedAt != oldValue.dataUpdatedAt {
-                cachedGetAnswer = nil
-            }
-            if state.data != oldValue.data {
-                dataVersion += 1
-                cachedEncodedData = nil
-            }
+        _read {
+            if dataIsEncodedOnly { restoreParsedData() }
+            yield storedState
+        }
+        set {
+            if dataIsEncodedOnly { restoreParsedData() }
+            let oldValue = storedState
+            storedState = newValue
+            stateChanged(from: oldValue)
+        }
+        _modify {
+            if dataIsEncodedOnly { restoreParsedData() }
+            let oldValue = storedState
+            yield &storedState
+            stateChanged(from: oldValue)
         }
     }
+    /// The storage of `state`; its `data` is nil while `dataIsEncodedOnly`.
+    var storedState: QueryState
     /// Grows with every state change; sent to clients so they can order what they receive.
     public private(set) var version: UInt64 = 1
     /// Grows only when the data value itself changes (structural sharing: equal data keeps it).
@@ -29,27 +39,61 @@ public final class Query {
         case undecided, ordinary, infinite
     }
 
-    var kind = Kind.undecided
     /// The subscriptions observing this query, in subscription order.
     var subscriptions: [Subscription] = []
     /// The fetch in flight, if any.
     var run: FetchRun?
+    /// The resolved options last used to fetch or observe this query; refetches triggered by
+    /// invalidation or `queries.refetch` use them. Stored by reference: queries with equal
+    /// options share one copy (see `SharedOptions`).
+    var lastOptions: ResolvedOptions {
+        get { sharedOptions.value }
+        set {
+            if sharedOptions.value != newValue { sharedOptions = SharedOptions(newValue) }
+        }
+    }
+    /// The storage of `lastOptions`.
+    var sharedOptions: SharedOptions
+
+    /// The encoded data (see `encodedData`); the only copy of the data while `dataIsEncodedOnly`.
+    var cachedEncodedData: [UInt8]?
+
+    // The small fields last, in an order that packs them (Swift keeps declaration order).
     /// The longest gcTime any user of the query asked for (nil: never collect).
     var gcTime: Int64? = 0
-    var gcTimer: TimerHandle?
-    /// The resolved options last used to fetch or observe this query; refetches triggered by
-    /// invalidation or `queries.refetch` use them.
-    var lastOptions: ResolvedOptions
+    var kind = Kind.undecided
+    /// Whether the parsed data was dropped and only `cachedEncodedData` holds it.
+    var dataIsEncodedOnly = false
+    /// The query's place among the queries collected at `bucketDeadline`.
+    var bucketSlot: UInt32 = 0
+    /// When the query is collected if it stays unused (nil: no collection pending); kept by the
+    /// cache's `gcBuckets`.
+    var bucketDeadline: Int64? {
+        get { storedBucketDeadline == Self.noDeadline ? nil : storedBucketDeadline }
+        set { storedBucketDeadline = newValue ?? Self.noDeadline }
+    }
+    /// `bucketDeadline` without an optional's extra byte, which would cost the object 16 bytes.
+    private var storedBucketDeadline = Query.noDeadline
+    private static let noDeadline = Int64.min
 
-    private var cachedGetAnswer: [UInt8]?
-    private var cachedEncodedData: [UInt8]?
-
-    init(key: QueryKey, options: ResolvedOptions, now: Int64) {
+    init(key: QueryKey, options: SharedOptions, now: Int64) {
         self.key = key
-        self.lastOptions = options
-        self.state = QueryState(
-            initialData: options.initialData, initialDataUpdatedAt: options.initialDataUpdatedAt, now: now)
-        self.gcTime = options.gcTime
+        self.sharedOptions = options
+        let resolved = options.value
+        self.storedState = QueryState(
+            initialData: resolved.initialData, initialDataUpdatedAt: resolved.initialDataUpdatedAt, now: now)
+        self.gcTime = resolved.gcTime
+    }
+
+    /// Versions and the encoded-data cache follow a state change.
+    func stateChanged(from oldValue: QueryState) {
+        version += 1
+        if storedState.data != oldValue.data {
+            dataVersion += 1
+            cachedEncodedData = nil
+            // Kept for long: drop the spare room the parser left in its objects and arrays.
+            storedState.data = storedState.data?.compacted()
+        }
     }
 
     /// Marks a change that is not in the state (a view turning stale), so it gets its own version.
@@ -59,18 +103,22 @@ public final class Query {
     func continueVersion(after previous: Query) { version = max(version, previous.version + 1) }
 
     /// The encoded `{"data":…,"dataUpdatedAt":…}` answer of `query.get`, or nil when there is no data.
+    /// Made on each call from the cached encoded data; `writeGetAnswer(to:)` avoids the copy.
     public var getAnswer: [UInt8]? {
-        if let cachedGetAnswer { return cachedGetAnswer }
-        guard let data = state.data else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        bytes.append(contentsOf: #"{"data":"#.utf8)
-        data.write(to: &bytes)
-        bytes.append(contentsOf: #","dataUpdatedAt":"#.utf8)
-        bytes.append(contentsOf: String(state.dataUpdatedAt).utf8)
-        bytes.append(UInt8(ascii: "}"))
-        cachedGetAnswer = bytes
-        return bytes
+        return writeGetAnswer(to: &bytes) ? bytes : nil
+    }
+
+    /// Appends the `query.get` answer `{"data":…,"dataUpdatedAt":…}` to `out`, splicing the cached
+    /// encoded data. Returns false (appending nothing) when the query has no data.
+    public func writeGetAnswer(to out: inout [UInt8]) -> Bool {
+        guard let encoded = encodedData else { return false }
+        out.append(contentsOf: #"{"data":"#.utf8)
+        out.append(contentsOf: encoded)
+        out.append(contentsOf: #","dataUpdatedAt":"#.utf8)
+        out.append(contentsOf: String(storedState.dataUpdatedAt).utf8)
+        out.append(UInt8(ascii: "}"))
+        return true
     }
 
     /// The encoded data, made once per data change and shared by every push and reply.
@@ -103,18 +151,18 @@ public final class Query {
 
     /// Whether data counts as stale for the given staleTime at `now` (TanStack's `isStaleByTime`).
     func isStale(staleTime: StaleTime, now: Int64) -> Bool {
-        guard state.data != nil else { return true }
+        guard hasData else { return true }
         switch staleTime {
         case .static: return false
-        case .infinity: return state.isInvalidated
-        case .milliseconds(let ms): return state.isInvalidated || now >= state.dataUpdatedAt + ms
+        case .infinity: return storedState.isInvalidated
+        case .milliseconds(let ms): return storedState.isInvalidated || now >= storedState.dataUpdatedAt + ms
         }
     }
 
     /// The query-level staleness used by filters and `query.state`: with subscriptions, stale when
     /// any enabled one sees it stale; without, only missing or invalidated data is stale (time is ignored).
     func isStaleForFilters(now: Int64) -> Bool {
-        if subscriptions.isEmpty { return state.data == nil || state.isInvalidated }
+        if subscriptions.isEmpty { return !hasData || storedState.isInvalidated }
         return subscriptions.contains { $0.options.enabled && isStale(staleTime: $0.options.staleTime, now: now) }
     }
 
@@ -122,7 +170,7 @@ public final class Query {
     /// (subscribed but none enabled, or unsubscribed and never fetched) or static.
     var isExcludedFromRefetch: Bool {
         if subscriptions.contains(where: { $0.options.staleTime == .static }) { return true }
-        if subscriptions.isEmpty { return state.dataUpdateCount + state.errorUpdateCount == 0 }
+        if subscriptions.isEmpty { return storedState.dataUpdateCount + storedState.errorUpdateCount == 0 }
         return !isActive
     }
 }

@@ -1,0 +1,72 @@
+// Guards on the per-query memory layout: the state stored inline in every cached query stays small
+// (its rarely-set fields live in a side object), and the `query.get` answer is spliced from the one
+// cached copy of the encoded data rather than kept as a second copy.
+
+import QuerydJSON
+import Testing
+
+@testable import QuerydCore
+
+@Suite struct QueryFootprintTests {
+    @Test func theInlineStateStaysSmall() {
+        #expect(MemoryLayout<QueryState>.size <= 48)
+    }
+
+    @Test func rarelySetFieldsReadAsDefaultsAndCompareEqual() {
+        var state = QueryState(initialData: nil, initialDataUpdatedAt: nil, now: 0)
+        let fresh = state
+        #expect(state.error == nil && state.failureCount == 0 && state.pageLinks == nil)
+        state.failureCount = 2
+        #expect(state != fresh)
+        state.failureCount = 0
+        #expect(state == fresh)
+        state.succeeded(data: 1, at: 5, fetched: true)
+        state.failed(error: ["code": 1], at: 6)
+        #expect(state.errorUpdateCount == 1 && state.errorUpdatedAt == 6 && state.failureCount == 1)
+        #expect(state.failureReason == ["code": 1])
+        let copy = state
+        state.fetchStarted(paused: false, direction: nil)
+        #expect(state.failureCount == 0 && state.failureReason == nil)
+        #expect(copy.failureCount == 1 && copy.failureReason == ["code": 1])
+    }
+
+    @Test func writeGetAnswerSplicesIntoTheCallersBuffer() {
+        let h = EngineHarness()
+        h.subscribe(key("none"))
+        var out = Array("x".utf8)
+        #expect(h.cache.query(key("none"))?.writeGetAnswer(to: &out) == false)
+        #expect(out == Array("x".utf8))
+        h.set(key("k"), ["b": 1, "a": [true]])
+        let query = h.cache.query(key("k"))
+        #expect(query?.writeGetAnswer(to: &out) == true)
+        #expect(out == Array(#"x{"data":{"a":[true],"b":1},"dataUpdatedAt":1700000000000}"#.utf8))
+        #expect(query?.getAnswer == Array(out.dropFirst()))
+    }
+
+    @Test func anUnusedQueryKeepsOnlyEncodedDataAndReadersStillSeeIt() {
+        let h = EngineHarness()
+        let value: JSONValue = ["i": 1, "pad": "xxxxxxxxxxxxxxxxxxxxxxxx", "list": [1.5, nil, "s"]]
+        h.set(key("k"), value)
+        let query = h.cache.query(key("k"))!
+        #expect(query.dataIsEncodedOnly)
+        #expect(query.getAnswer != nil)
+        #expect(query.dataIsEncodedOnly)
+        let dataVersion = query.dataVersion
+        #expect(query.state.data == value)
+        #expect(!query.dataIsEncodedOnly)
+        h.set(key("k"), value)
+        #expect(query.dataVersion == dataVersion)
+        #expect(query.dataIsEncodedOnly)
+        h.set(key("k"), ["i": 2])
+        #expect(query.dataVersion == dataVersion + 1)
+        #expect(h.cache.state(of: key("k"))?.data == ["i": 2])
+    }
+
+    @Test func aSubscribedQueryKeepsItsParsedData() {
+        let h = EngineHarness()
+        h.register("k")
+        h.subscribe(key("k"))
+        h.set(key("k"), ["i": 1])
+        #expect(h.cache.query(key("k"))?.dataIsEncodedOnly == false)
+    }
+}

@@ -1,0 +1,125 @@
+// Tests of DeadlineBuckets: members sharing a deadline share one bucket, come out in the order
+// they were added, and cancelling (or moving to another deadline) keeps them from coming out.
+
+import Testing
+
+@testable import QuerydCore
+
+/// A member with a name, to see which ones come out.
+private final class Waiter: DeadlineMember {
+    let name: String
+    var bucketDeadline: Int64?
+    var bucketSlot: UInt32 = 0
+
+    init(_ name: String) {
+        self.name = name
+    }
+}
+
+/// The buckets behind a reference, so `#expect` can call their mutating methods.
+private final class Buckets {
+    var inner = DeadlineBuckets<Waiter>()
+
+    var bucketCount: Int { inner.bucketCount }
+    func add(_ member: Waiter, at deadline: Int64) -> Bool { inner.add(member, at: deadline) }
+    func setTimer(_ timer: TimerHandle, for deadline: Int64) { inner.setTimer(timer, for: deadline) }
+    @discardableResult
+    func cancel(_ member: Waiter) -> TimerHandle? { inner.cancel(member) }
+    func takeDue(_ deadline: Int64) -> [Waiter] { inner.takeDue(deadline) }
+}
+
+@Suite struct DeadlineBucketsTests {
+    @Test func membersWithOneDeadlineShareABucketAndComeOutInOrder() {
+        let buckets = Buckets()
+        let a = Waiter("a")
+        let b = Waiter("b")
+        let c = Waiter("c")
+        #expect(buckets.add(a, at: 100))
+        #expect(!buckets.add(b, at: 100))
+        #expect(buckets.add(c, at: 200))
+        #expect(buckets.bucketCount == 2)
+        #expect(buckets.takeDue(100).map(\.name) == ["a", "b"])
+        #expect(a.bucketDeadline == nil && b.bucketDeadline == nil)
+        #expect(c.bucketDeadline == 200)
+        #expect(buckets.takeDue(100).isEmpty)
+        #expect(buckets.bucketCount == 1)
+    }
+
+    @Test func cancellingSkipsTheMemberAndTheLastOneHandsBackTheTimer() {
+        let clock = ManualClock(start: 0)
+        let scheduler = TimerScheduler(clock: clock)
+        let buckets = Buckets()
+        let a = Waiter("a")
+        let b = Waiter("b")
+        #expect(buckets.add(a, at: 100))
+        let timer = scheduler.schedule(at: 100) {}
+        buckets.setTimer(timer, for: 100)
+        #expect(!buckets.add(b, at: 100))
+        #expect(buckets.cancel(a) == nil)
+        #expect(a.bucketDeadline == nil)
+        #expect(buckets.cancel(a) == nil)
+        #expect(buckets.cancel(b) == timer)
+        #expect(buckets.bucketCount == 0)
+        #expect(buckets.takeDue(100).isEmpty)
+    }
+
+    @Test func movingAMemberToAnotherDeadlineTakesItOutOfTheFirst() {
+        let buckets = Buckets()
+        let a = Waiter("a")
+        let b = Waiter("b")
+        #expect(buckets.add(a, at: 100))
+        #expect(!buckets.add(b, at: 100))
+        #expect(buckets.add(a, at: 300))
+        #expect(buckets.takeDue(100).map(\.name) == ["b"])
+        #expect(buckets.takeDue(300).map(\.name) == ["a"])
+    }
+
+    @Test func reAddingToTheSameDeadlineMovesTheMemberToTheEnd() {
+        let buckets = Buckets()
+        let a = Waiter("a")
+        let b = Waiter("b")
+        #expect(buckets.add(a, at: 100))
+        #expect(!buckets.add(b, at: 100))
+        #expect(!buckets.add(a, at: 100))
+        #expect(buckets.takeDue(100).map(\.name) == ["b", "a"])
+    }
+
+    @Test func aMemberCancelledAndAddedBackComesOutOnceInItsNewPlace() {
+        let buckets = Buckets()
+        let a = Waiter("a")
+        let b = Waiter("b")
+        #expect(buckets.add(a, at: 100))
+        #expect(!buckets.add(b, at: 100))
+        buckets.cancel(a)
+        #expect(!buckets.add(a, at: 100))
+        #expect(buckets.takeDue(100).map(\.name) == ["b", "a"])
+    }
+
+    @Test func compactionKeepsOrderAndSlots() {
+        let buckets = Buckets()
+        let waiters = (0..<40).map { Waiter("w\($0)") }
+        for waiter in waiters { _ = buckets.add(waiter, at: 100) }
+        for waiter in waiters[..<30] { buckets.cancel(waiter) }
+        _ = buckets.add(waiters[0], at: 100)
+        #expect(buckets.takeDue(100).map(\.name) == (30..<40).map { "w\($0)" } + ["w0"])
+    }
+
+    @Test func manyCancellationsDoNotKeepStaleReferences() {
+        let buckets = Buckets()
+        let keeper = Waiter("keeper")
+        #expect(buckets.add(keeper, at: 100))
+        weak var gone: Waiter?
+        do {
+            var waiters: [Waiter] = []
+            for i in 0..<100 {
+                let waiter = Waiter("w\(i)")
+                _ = buckets.add(waiter, at: 100)
+                waiters.append(waiter)
+            }
+            gone = waiters[0]
+            for waiter in waiters { buckets.cancel(waiter) }
+        }
+        #expect(gone == nil)
+        #expect(buckets.takeDue(100).map(\.name) == ["keeper"])
+    }
+}
