@@ -116,7 +116,8 @@ public enum JSONWriter {
         return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    private static func writeInteger(_ value: Int64, to buffer: inout [UInt8]) {
+    /// Appends the decimal digits of `value` (no allocation).
+    public static func writeInteger(_ value: Int64, to buffer: inout [UInt8]) {
         var magnitude = value.magnitude
         if magnitude < 10 {
             if value < 0 { buffer.append(UInt8(ascii: "-")) }

@@ -43,11 +43,15 @@ public enum RPCWriter {
 
     /// A success response whose id is given as its JSON text (`rawID`, copied verbatim, e.g. the
     /// id's bytes in the request line as `GetRequestScanner` finds them) and whose result is
-    /// already encoded (as for `result(id:encodedResult:to:)`).
-    public static func result(rawID: UnsafeRawBufferPointer, encodedResult: [UInt8], to out: inout [UInt8]) {
+    /// appended by `writeResult` (about `resultBytes` long, for the capacity reserved up front).
+    /// Returns false, leaving `out` as it was, when `writeResult` writes nothing and returns false.
+    public static func result(
+        rawID: UnsafeRawBufferPointer, resultBytes: Int, to out: inout [UInt8],
+        writeResult: (inout [UInt8]) -> Bool
+    ) -> Bool {
+        let start = out.count
         let needed =
-            out.count + responseHead.utf8CodeUnitCount + rawID.count + resultKey.utf8CodeUnitCount
-            + encodedResult.count + 2
+            start + responseHead.utf8CodeUnitCount + rawID.count + resultKey.utf8CodeUnitCount + resultBytes + 2
         if out.capacity < needed { out.reserveCapacity(max(needed, 2 * out.capacity)) }
         // The envelope up to the result is assembled first and appended at once (each append has
         // a fixed cost well above copying a few dozen bytes).
@@ -63,8 +67,12 @@ public enum RPCWriter {
             (base + headCount + rawID.count).initialize(from: resultKey.utf8Start, count: keyCount)
             out.append(contentsOf: UnsafeBufferPointer(head))
         }
-        out.append(contentsOf: encodedResult)
+        guard writeResult(&out) else {
+            out.removeSubrange(start...)
+            return false
+        }
         out.append(closeBrace)
+        return true
     }
 
     /// A success response whose result is already encoded (see the pointer variant).

@@ -17,17 +17,21 @@ extension Session {
         // At shutdown every request gets the shutdown error, from the general path.
         guard !server.isShuttingDown,
             let request = GetRequestScanner.scan(line, maxDepth: server.configuration.maxDepth),
-            let answer = unretainedCache._withUnsafeGuaranteedRef({
-                Session.cachedAnswer(request, line: line, cache: $0, scratch: &keyScratch)
-            })
+            let query = unretainedCache._withUnsafeGuaranteedRef({
+                Session.cachedQuery(request, line: line, cache: $0, scratch: &keyScratch)
+            }),
+            let answerBytes = query.getAnswerByteCount
         else { return false }
         outbox.appendLine { out in
             // The reply's envelope is 34 bytes with its newline; a little more is room to spare.
-            let reply = 40 + request.id.count + answer.count
+            let reply = 40 + request.id.count + answerBytes
             if out.capacity - out.count < reply {
                 out.reserveCapacity(out.count + reply * linesLeft(after: line))
             }
-            RPCWriter.result(rawID: UnsafeRawBufferPointer(rebasing: line[request.id]), encodedResult: answer, to: &out)
+            // The query has data (checked above), so the answer is always written.
+            _ = RPCWriter.result(
+                rawID: UnsafeRawBufferPointer(rebasing: line[request.id]), resultBytes: answerBytes, to: &out
+            ) { query.writeGetAnswer(to: &$0) }
         }
         return true
     }
@@ -42,13 +46,13 @@ extension Session {
         return max(1, (readEnd - start) / line.count)
     }
 
-    /// The `query.get` answer of the key in `request`, if its query has data. `scratch` holds the
-    /// key's canonical bytes for the lookup (kept, so its storage is reused line after line).
-    private static func cachedAnswer(
+    /// The cached query of the key in `request`. `scratch` holds the key's canonical bytes for the
+    /// lookup (kept, so its storage is reused line after line).
+    private static func cachedQuery(
         _ request: GetRequestLine, line: UnsafeRawBufferPointer, cache: QueryCache, scratch: inout [UInt8]
-    ) -> [UInt8]? {
+    ) -> Query? {
         scratch.removeAll(keepingCapacity: true)
         request.appendCanonicalKey(from: line, to: &scratch)
-        return cache.getAnswer(canonicalKeyBytes: scratch)
+        return cache.query(canonicalKeyBytes: scratch)
     }
 }

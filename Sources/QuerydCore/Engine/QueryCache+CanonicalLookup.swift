@@ -7,10 +7,4 @@ extension QueryCache {
     public func query(canonicalKeyBytes bytes: [UInt8]) -> Query? {
         queries[QueryKey(lookingUp: bytes)]
     }
-
-    /// The `query.get` answer (`Query.getAnswer`) of the query whose key has these canonical
-    /// bytes, if it is cached and has data. (One lookup, without handing the query out.)
-    public func getAnswer(canonicalKeyBytes bytes: [UInt8]) -> [UInt8]? {
-        queries[QueryKey(lookingUp: bytes)]?.getAnswer
-    }
 }

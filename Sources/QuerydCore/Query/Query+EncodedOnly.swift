@@ -10,7 +10,7 @@ import QuerydJSON
 
 extension Query {
     /// Whether the query has data, without rebuilding the parsed form.
-    var hasData: Bool { dataIsEncodedOnly || storedState.data != nil }
+    public var hasData: Bool { dataIsEncodedOnly || storedState.data != nil }
 
     /// Drops the parsed data of a query that has no subscriptions, no running fetch and is not paged,
     /// keeping only its encoded bytes (made here if needed).

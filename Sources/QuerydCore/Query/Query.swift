@@ -109,6 +109,10 @@ public final class Query: DeadlineMember {
         return writeGetAnswer(to: &bytes) ? bytes : nil
     }
 
+    /// About how many bytes `writeGetAnswer(to:)` appends (nil when the query has no data), for
+    /// reserving capacity once.
+    public var getAnswerByteCount: Int? { encodedData.map { $0.count + 40 } }
+
     /// Appends the `query.get` answer `{"data":…,"dataUpdatedAt":…}` to `out`, splicing the cached
     /// encoded data. Returns false (appending nothing) when the query has no data.
     public func writeGetAnswer(to out: inout [UInt8]) -> Bool {
@@ -116,7 +120,7 @@ public final class Query: DeadlineMember {
         out.append(contentsOf: #"{"data":"#.utf8)
         out.append(contentsOf: encoded)
         out.append(contentsOf: #","dataUpdatedAt":"#.utf8)
-        out.append(contentsOf: String(storedState.dataUpdatedAt).utf8)
+        JSONWriter.writeInteger(storedState.dataUpdatedAt, to: &out)
         out.append(UInt8(ascii: "}"))
         return true
     }

@@ -53,8 +53,8 @@ enum QueryMethods {
 
     static func get(_ call: MethodCall) throws(RPCError) {
         try call.params.expect(["key"])
-        if let answer = call.cache.query(try call.params.key())?.getAnswer {
-            call.reply.succeed(encoded: answer)
+        if let query = call.cache.query(try call.params.key()), query.hasData {
+            call.reply.succeed(writing: { _ = query.writeGetAnswer(to: &$0) })
         } else {
             call.reply.succeed(.null)
         }
