@@ -74,6 +74,7 @@ final class TestClient {
     }
 
     /// The result of a request answered at once.
+    @discardableResult
     func call(_ method: String, _ params: JSONValue? = nil) -> JSONValue? {
         request(method, params).first { $0["id"] != nil }?["result"]
     }
