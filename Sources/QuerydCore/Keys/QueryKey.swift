@@ -20,9 +20,11 @@ public struct QueryKeyError: Error, Sendable, Equatable {
 
 /// The identity of a cached query: a non-empty JSON array compared canonically
 /// (object members in any order are equal; array order matters; `1` and `1.0` are equal).
+///
+/// Only the canonical bytes are stored (one small array per key); the elements are decoded from
+/// them when asked for, so a key read back has its canonical spelling (members sorted, strings in
+/// NFC, numbers in their identity text).
 public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
-    /// The elements of the key array, in order. Never empty.
-    public let elements: [JSONValue]
     /// The canonical bytes: the key's identity.
     let canonical: [UInt8]
 
@@ -32,7 +34,6 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
         guard case .array(let elements) = value, !elements.isEmpty else {
             throw QueryKeyError(message: "query key must be a non-empty JSON array")
         }
-        self.elements = elements
         self.canonical = QueryKey.canonicalBytes(elements)
     }
 
@@ -40,14 +41,11 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
     /// - Precondition: `elements` is not empty.
     public init(elements: [JSONValue]) {
         precondition(!elements.isEmpty, "query key must be a non-empty JSON array")
-        self.elements = elements
         self.canonical = QueryKey.canonicalBytes(elements)
     }
 
-    /// A key used only to look a query up by its canonical bytes; it has no elements and must not
-    /// be stored.
+    /// A key from canonical bytes made by `writeCanonical` (a lookup key, or a stored copy).
     init(lookingUp canonical: [UInt8]) {
-        self.elements = []
         self.canonical = canonical
     }
 
@@ -65,9 +63,28 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
         canonical.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
-    /// The key as a JSON array.
-    public var jsonValue: JSONValue { .array(elements) }
+    /// The elements of the key array, in order (decoded from the canonical bytes). Never empty.
+    public var elements: [JSONValue] {
+        guard case .array(let elements) = jsonValue else {
+            preconditionFailure("a query key's canonical bytes are not an array")
+        }
+        return elements
+    }
+
+    /// The key as a JSON array (decoded from the canonical bytes).
+    public var jsonValue: JSONValue {
+        do {
+            // The bytes are this type's own compact encoding of a key that was parsed within the
+            // request depth limit, so they always parse.
+            return try JSONParser.parse(canonical, maxDepth: .max)
+        } catch {
+            preconditionFailure("a query key's canonical bytes do not parse: \(error)")
+        }
+    }
+
+    /// Appends the key's canonical JSON text.
+    public func write(to out: inout [UInt8]) { out.append(contentsOf: canonical) }
 
     /// The canonical JSON text of the key (compact, object members sorted), which is its identity.
-    public var description: String { jsonValue.encodedString }
+    public var description: String { String(decoding: canonical, as: UTF8.self) }
 }

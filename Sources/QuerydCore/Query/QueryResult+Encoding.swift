@@ -46,7 +46,7 @@ extension QueryResult {
         writer.bool("isRefetching", isRefetching)
         writer.bool("isStale", isStale)
         writer.bool("isSuccess", isSuccess)
-        writer.value("key", key.jsonValue)
+        writer.raw("key", key.canonical)
         if let observers { writer.int("observers", Int64(observers)) }
         writer.string("status", status.rawValue)
         writer.int("version", Int64(truncatingIfNeeded: version))

@@ -35,6 +35,24 @@ import Testing
         #expect(found === harness.cache.query(keys[0]))
     }
 
+    /// A key keeps only its canonical bytes: what it gives back is its canonical spelling, equal to
+    /// the value it was made from, and making a key of that gives the same bytes again.
+    @Test(arguments: equalKeys)
+    func elementsComeBackInCanonicalSpelling(texts: [String], canonical: String) throws {
+        for text in texts {
+            let value = try json(text)
+            let key = try QueryKey(value)
+            #expect(key.description == canonical)
+            #expect(key.jsonValue == value)
+            let again = try QueryKey(key.jsonValue)
+            #expect(again.description == canonical)
+            #expect(QueryKey(elements: key.elements) == key)
+            var written: [UInt8] = []
+            key.write(to: &written)
+            #expect(written == Array(canonical.utf8))
+        }
+    }
+
     @Test func differentValuesHaveDifferentIdentity() throws {
         let texts = [
             #"["a",1]"#, #"["a","1"]"#, #"["a",1.5]"#, #"[1,"a"]"#, #"["a",[1]]"#, #"["a",{"1":1}]"#, #"["a",true]"#,
