@@ -87,6 +87,7 @@ public final class Server {
             for session in batch {
                 session.isMarkedDirty = false
                 if !session.flush() { held.append(session) }
+                session.transport.didFlush(pendingOutputBytes: session.pendingOutputBytes)
             }
         }
     }

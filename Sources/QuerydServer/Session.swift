@@ -19,6 +19,9 @@ public protocol SessionTransport: AnyObject {
     var queuedWriteBytes: Int { get }
     /// Closes now, dropping whatever is still queued (a peer that does not read).
     func abort()
+    /// Called once the server's flush wrote (or held) this session's output, with what is still
+    /// unread by the peer (`Session.pendingOutputBytes`): where backpressure is decided.
+    func didFlush(pendingOutputBytes: Int)
 }
 
 extension SessionTransport {
@@ -26,6 +29,8 @@ extension SessionTransport {
     public var queuedWriteBytes: Int { 0 }
     /// Without a way to drop queued bytes, close after them.
     public func abort() { closeAfterWrites() }
+    /// Without backpressure, nothing to do.
+    public func didFlush(pendingOutputBytes: Int) {}
 }
 
 /// The server side of one client connection.
