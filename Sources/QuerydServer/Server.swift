@@ -27,6 +27,11 @@ public final class Server {
     /// Sessions whose output waits for their peer to read what was written before.
     @exclusivity(unchecked) private var held: [Session] = []
     private var lastConnectionID = 0
+    /// The buffer a session's output is encoded into when it flushes, reused by every session:
+    /// transports copy what they do not write at once, so it is free again after each write.
+    /// Only `Session.flush` touches it, never across a call that could flush again, so its
+    /// accesses are not checked for exclusivity.
+    @exclusivity(unchecked) var outputScratch: [UInt8] = []
     /// Read for every request line; a plain flag never borrowed across a call, so its accesses
     /// are not checked for exclusivity.
     @exclusivity(unchecked) private(set) var isShuttingDown = false

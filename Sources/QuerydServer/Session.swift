@@ -11,7 +11,8 @@ import QuerydRPC
 
 /// What a session needs from its connection; the transport glue implements it.
 public protocol SessionTransport: AnyObject {
-    /// Queues bytes for writing.
+    /// Queues bytes for writing. The caller may reuse its buffer afterwards: a transport that keeps
+    /// the array rather than copying what it cannot write at once only costs it a reallocation.
     func write(_ bytes: [UInt8])
     /// Closes once everything written so far has been sent.
     func closeAfterWrites()
@@ -373,7 +374,13 @@ public final class Session {
         }
         if !outbox.isEmpty {
             guard queued <= server.configuration.outboundHoldBytes else { return false }
-            transport.write(outbox.take())
+            if let line = outbox.take(orEncodeInto: &server.outputScratch) {
+                transport.write(line)
+            } else {
+                transport.write(server.outputScratch)
+                // Capacity is kept for the next flush, unless a burst made it large.
+                server.outputScratch.removeAll(keepingCapacity: server.outputScratch.capacity <= 1 << 20)
+            }
         }
         if closeRequested {
             isClosing = true
