@@ -47,6 +47,8 @@ public final class Session {
     // every use through this reference.
     let unretainedCache: Unmanaged<QueryCache>
     let transport: any SessionTransport
+    /// How replies and batches answered later reach this session (until the transport closes).
+    let link = SessionLink()
     var outbox = Outbox()
     /// Only `receive` and `receiveEOF` touch it, and line handling never reaches them again, so
     /// the access that spans a whole read is not checked for exclusivity.
@@ -88,6 +90,7 @@ public final class Session {
         self.unretainedCache = Unmanaged.passUnretained(server.cache)
         self.transport = transport
         self.framer = LineFramer(maxLineBytes: server.configuration.maxMessageBytes)
+        link.session = self
     }
 
     // MARK: - Input
@@ -130,6 +133,8 @@ public final class Session {
         outgoing = [:]
         requestByAttempt = [:]
         server.sessionClosed(self)
+        // Answers arriving from now on are dropped, as for a session that is gone.
+        link.session = nil
     }
 
     private func rejectOversizedLine() {
@@ -183,7 +188,7 @@ public final class Session {
         }
         let decoded = members.map(RPCDecoding.decode)
         let expected = decoded.reduce(0) { count, outcome in Session.needsAnswer(outcome) ? count + 1 : count }
-        let collector = expected > 0 ? BatchReply(session: self, expected: expected) : nil
+        let collector = expected > 0 ? BatchReply(link: link, expected: expected) : nil
         // Pushes caused by the batch are written after its reply line when the batch completes
         // at once, so a subscription made in the batch is answered before it is pushed to.
         outbox.holdPushes()
@@ -226,10 +231,10 @@ public final class Session {
                 server.logger.debug("ignored a malformed response on connection \(connection): \(invalid.reason)")
             }
         case .failure(let invalid):
-            let reply = PendingReply(id: invalid.id ?? .null, session: self, batch: batch, slot: slot)
+            let reply = PendingReply(id: invalid.id ?? .null, link: link, batch: batch, slot: slot)
             reply.fail(.invalidRequest(invalid.reason))
         case .success(.request(let request)):
-            let reply = PendingReply(id: request.id, session: self, batch: batch, slot: slot)
+            let reply = PendingReply(id: request.id, link: link, batch: batch, slot: slot)
             server.dispatch(method: request.method, params: request.params, reply: reply, session: self)
         case .success(.notification(let notification)):
             if notification.method == "$/cancelRequest" {
@@ -237,7 +242,7 @@ public final class Session {
             } else if notification.method == "fetch.progress" {
                 progress(notification.params)
             } else {
-                let reply = PendingReply(id: nil, session: self, batch: nil, slot: 0)
+                let reply = PendingReply(id: nil, link: link, batch: nil, slot: 0)
                 server.dispatch(method: notification.method, params: notification.params, reply: reply, session: self)
             }
         case .success(.response(let response)):
@@ -324,8 +329,8 @@ public final class Session {
         }
         let attempt = request.attempt
         let cache = server.cache
-        requestByAttempt[attempt] = sendRequest(method: "fetch", params: .object(params)) { [weak self] outcome in
-            self?.requestByAttempt[attempt] = nil
+        requestByAttempt[attempt] = sendRequest(method: "fetch", params: .object(params)) { [link] outcome in
+            link.session?.requestByAttempt[attempt] = nil
             switch outcome {
             case .success(let answer):
                 cache.attemptSucceeded(attempt, answer: answer)
