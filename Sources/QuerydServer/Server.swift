@@ -18,7 +18,9 @@ public final class Server {
     public let manualClock: ManualClock?
     let logger: Logger
     let methods: MethodTable
-    private var sessions: [ConnectionID: Session] = [:]
+    /// Read for every push; every access is a single subscript (or a copy, to iterate), never
+    /// spanning a call, so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) private var sessions: [ConnectionID: Session] = [:]
     /// The `mutate` request carrying each mutation attempt: its connection and request id.
     var mutateRequests: [MutationAttemptID: (connection: ConnectionID, request: Int)] = [:]
     // The two lists below are touched for every request; no access to either spans a call that
@@ -161,11 +163,13 @@ public final class Server {
 
 extension Server: CacheDelegate {
     public func cache(_ cache: QueryCache, send request: FetchRequest) {
-        sessions[request.connection]?.send(request)
+        let session = sessions[request.connection]
+        session?.send(request)
     }
 
     public func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {
-        sessions[connection]?.cancel(attempt)
+        let session = sessions[connection]
+        session?.cancel(attempt)
     }
 
     public func cache(

@@ -49,7 +49,10 @@ public final class Session {
     let transport: any SessionTransport
     /// How replies and batches answered later reach this session (until the transport closes).
     let link = SessionLink()
-    var outbox = Outbox()
+    /// Touched for every reply, push and flush. No access spans a call that could reach it again
+    /// (the closures given to `appendLine` only write bytes; `take` only encodes), so accesses are
+    /// not checked for exclusivity.
+    @exclusivity(unchecked) var outbox = Outbox()
     /// Only `receive` and `receiveEOF` touch it, and line handling never reaches them again, so
     /// the access that spans a whole read is not checked for exclusivity.
     @exclusivity(unchecked) private var framer: LineFramer
@@ -62,12 +65,14 @@ public final class Session {
     private var lastRequestID = 0
     /// The peer closed its writing side: finish what was read, then close.
     private var receivedEOF = false
-    /// The transport is gone.
-    private(set) var isClosed = false
+    /// The transport is gone. (A plain flag, read on every flush and never borrowed: not checked
+    /// for exclusivity.)
+    @exclusivity(unchecked) private(set) var isClosed = false
     /// The session wants the connection closed once its output is written. (A plain flag, read
     /// for every line and never held across a call: not checked for exclusive access.)
     @exclusivity(unchecked) var closeRequested = false
-    private var isClosing = false
+    /// (A plain flag, read on every flush and never borrowed: not checked for exclusivity.)
+    @exclusivity(unchecked) private var isClosing = false
     /// Queued in the server's list of sessions to flush. (A plain flag: not checked for exclusivity.)
     @exclusivity(unchecked) var isMarkedDirty = false
     /// Subscriptions and fetcher/mutator registrations this connection holds (for the limits).
