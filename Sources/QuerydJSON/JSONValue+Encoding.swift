@@ -124,21 +124,42 @@ public enum JSONWriter {
             buffer.append(UInt8(ascii: "0") + UInt8(magnitude))
             return
         }
-        // Digits are produced right to left into a small stack buffer, then appended at once.
+        // Digits are produced right to left, two per division, into a small stack buffer, then
+        // appended at once.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            // Safety: at most 19 digits and a sign are written, each at an index in 0..<20 (the
+            // magnitude of `Int64.min` has 19 digits); `pairs` reads at most index 199 of the
+            // 200-byte literal, whose storage is static.
+            let out = digits.baseAddress!
+            let pairs = digitPairs.utf8Start
             var index = 20
-            while magnitude > 0 {
-                index -= 1
-                digits[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
+            while magnitude >= 100 {
+                let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+                magnitude /= 100
+                index &-= 2
+                out[index] = pairs[pair]
+                out[index &+ 1] = pairs[pair &+ 1]
+            }
+            if magnitude >= 10 {
+                let pair = Int(truncatingIfNeeded: magnitude) &* 2
+                index &-= 2
+                out[index] = pairs[pair]
+                out[index &+ 1] = pairs[pair &+ 1]
+            } else {
+                index &-= 1
+                out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
             }
             if value < 0 {
-                index -= 1
-                digits[index] = UInt8(ascii: "-")
+                index &-= 1
+                out[index] = UInt8(ascii: "-")
             }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index..<20]))
+            buffer.append(contentsOf: UnsafeBufferPointer(start: out + index, count: 20 &- index))
         }
     }
+
+    /// The two decimal digits of every number below 100, in order ("00" through "99").
+    private static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     private static func writeStringBytes(_ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))

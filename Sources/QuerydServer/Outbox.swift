@@ -121,6 +121,14 @@ struct Outbox {
 
     /// Everything queued, encoded in order, leaving the outbox empty.
     mutating func take() -> [UInt8] {
+        var out: [UInt8] = []
+        return take(orEncodeInto: &out) ?? out
+    }
+
+    /// Leaves the outbox empty: returns the one queued line as it is, or else encodes everything
+    /// queued, in order, into `out` (emptied first; a buffer reused between flushes keeps its
+    /// capacity) and returns nil.
+    mutating func take(orEncodeInto out: inout [UInt8]) -> [UInt8]? {
         if entries.count == 1, case .bytes(let only) = entries[0] {
             entries = []
             queuedBytes = 0
@@ -130,7 +138,7 @@ struct Outbox {
         for entry in entries {
             if case .push(_, let view) = entry { size += Outbox.pushFraming + view.encodedState.count }
         }
-        var out: [UInt8] = []
+        out.removeAll(keepingCapacity: true)
         out.reserveCapacity(size)
         for entry in entries {
             switch entry {
@@ -154,7 +162,7 @@ struct Outbox {
         forgetWrittenPlaces()
         latestMutationPush = [:]
         queuedBytes = 0
-        return out
+        return nil
     }
 
     /// Keeps only the places of held pushes (the others were just written).

@@ -11,7 +11,8 @@ import QuerydRPC
 final class PendingReply {
     /// The request id; nil for a notification.
     let id: RPCID?
-    weak var session: Session?
+    /// The session to answer to; its `session` is nil once the connection closed.
+    let link: SessionLink
     /// The batch this request belongs to, with its position there.
     let batch: BatchReply?
     let slot: Int
@@ -19,9 +20,9 @@ final class PendingReply {
     var waiter: WaiterToken?
     private(set) var isAnswered = false
 
-    init(id: RPCID?, session: Session, batch: BatchReply?, slot: Int) {
+    init(id: RPCID?, link: SessionLink, batch: BatchReply?, slot: Int) {
         self.id = id
-        self.session = session
+        self.link = link
         self.batch = batch
         self.slot = slot
     }
@@ -51,7 +52,7 @@ final class PendingReply {
     private func answer(_ write: (RPCID, inout [UInt8]) -> Void) {
         guard !isAnswered else { return }
         isAnswered = true
-        guard let session else { return }
+        guard let session = link.session else { return }
         session.replyFinished(self)
         guard let id else { return }
         if let batch {
@@ -68,10 +69,11 @@ final class PendingReply {
 final class BatchReply {
     private var answers: [[UInt8]?]
     private var remaining: Int
-    weak var session: Session?
+    /// The session to write to; its `session` is nil once the connection closed.
+    let link: SessionLink
 
-    init(session: Session, expected: Int) {
-        self.session = session
+    init(link: SessionLink, expected: Int) {
+        self.link = link
         self.answers = Array(repeating: nil, count: expected)
         self.remaining = expected
     }
@@ -81,7 +83,7 @@ final class BatchReply {
         guard answers[slot] == nil else { return }
         answers[slot] = bytes
         remaining -= 1
-        guard remaining == 0, let session else { return }
+        guard remaining == 0, let session = link.session else { return }
         session.outbox.appendLine { out in
             out.append(UInt8(ascii: "["))
             for (index, answer) in answers.enumerated() {
@@ -91,4 +93,13 @@ final class BatchReply {
             out.append(UInt8(ascii: "]"))
         }
     }
+}
+
+/// The way back to a session for what answers it later (replies, batches): strong, and cleared by
+/// `Session.transportClosed`, which also breaks the cycle with the session. A weak reference would
+/// behave alike, but would give the session a side table, and every retain and release of a
+/// session (several per request and per flush) would then take the runtime's slow path.
+final class SessionLink {
+    /// The session, until its connection closed.
+    var session: Session?
 }

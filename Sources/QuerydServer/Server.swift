@@ -18,7 +18,9 @@ public final class Server {
     public let manualClock: ManualClock?
     let logger: Logger
     let methods: MethodTable
-    private var sessions: [ConnectionID: Session] = [:]
+    /// Read for every push; every access is a single subscript (or a copy, to iterate), never
+    /// spanning a call, so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) private var sessions: [ConnectionID: Session] = [:]
     /// The `mutate` request carrying each mutation attempt: its connection and request id.
     var mutateRequests: [MutationAttemptID: (connection: ConnectionID, request: Int)] = [:]
     // The two lists below are touched for every request; no access to either spans a call that
@@ -27,6 +29,11 @@ public final class Server {
     /// Sessions whose output waits for their peer to read what was written before.
     @exclusivity(unchecked) private var held: [Session] = []
     private var lastConnectionID = 0
+    /// The buffer a session's output is encoded into when it flushes, reused by every session:
+    /// transports copy what they do not write at once, so it is free again after each write.
+    /// Only `Session.flush` touches it, never across a call that could flush again, so its
+    /// accesses are not checked for exclusivity.
+    @exclusivity(unchecked) var outputScratch: [UInt8] = []
     /// Read for every request line; a plain flag never borrowed across a call, so its accesses
     /// are not checked for exclusivity.
     @exclusivity(unchecked) private(set) var isShuttingDown = false
@@ -87,6 +94,7 @@ public final class Server {
             for session in batch {
                 session.isMarkedDirty = false
                 if !session.flush() { held.append(session) }
+                session.transport.didFlush(pendingOutputBytes: session.pendingOutputBytes)
             }
         }
     }
@@ -155,11 +163,13 @@ public final class Server {
 
 extension Server: CacheDelegate {
     public func cache(_ cache: QueryCache, send request: FetchRequest) {
-        sessions[request.connection]?.send(request)
+        let session = sessions[request.connection]
+        session?.send(request)
     }
 
     public func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {
-        sessions[connection]?.cancel(attempt)
+        let session = sessions[connection]
+        session?.cancel(attempt)
     }
 
     public func cache(

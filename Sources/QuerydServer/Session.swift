@@ -11,7 +11,8 @@ import QuerydRPC
 
 /// What a session needs from its connection; the transport glue implements it.
 public protocol SessionTransport: AnyObject {
-    /// Queues bytes for writing.
+    /// Queues bytes for writing. The caller may reuse its buffer afterwards: a transport that keeps
+    /// the array rather than copying what it cannot write at once only costs it a reallocation.
     func write(_ bytes: [UInt8])
     /// Closes once everything written so far has been sent.
     func closeAfterWrites()
@@ -19,6 +20,9 @@ public protocol SessionTransport: AnyObject {
     var queuedWriteBytes: Int { get }
     /// Closes now, dropping whatever is still queued (a peer that does not read).
     func abort()
+    /// Called once the server's flush wrote (or held) this session's output, with what is still
+    /// unread by the peer (`Session.pendingOutputBytes`): where backpressure is decided.
+    func didFlush(pendingOutputBytes: Int)
 }
 
 extension SessionTransport {
@@ -26,6 +30,8 @@ extension SessionTransport {
     public var queuedWriteBytes: Int { 0 }
     /// Without a way to drop queued bytes, close after them.
     public func abort() { closeAfterWrites() }
+    /// Without backpressure, nothing to do.
+    public func didFlush(pendingOutputBytes: Int) {}
 }
 
 /// The server side of one client connection.
@@ -41,7 +47,12 @@ public final class Session {
     // every use through this reference.
     let unretainedCache: Unmanaged<QueryCache>
     let transport: any SessionTransport
-    var outbox = Outbox()
+    /// How replies and batches answered later reach this session (until the transport closes).
+    let link = SessionLink()
+    /// Touched for every reply, push and flush. No access spans a call that could reach it again
+    /// (the closures given to `appendLine` only write bytes; `take` only encodes), so accesses are
+    /// not checked for exclusivity.
+    @exclusivity(unchecked) var outbox = Outbox()
     /// Only `receive` and `receiveEOF` touch it, and line handling never reaches them again, so
     /// the access that spans a whole read is not checked for exclusivity.
     @exclusivity(unchecked) private var framer: LineFramer
@@ -54,12 +65,14 @@ public final class Session {
     private var lastRequestID = 0
     /// The peer closed its writing side: finish what was read, then close.
     private var receivedEOF = false
-    /// The transport is gone.
-    private(set) var isClosed = false
+    /// The transport is gone. (A plain flag, read on every flush and never borrowed: not checked
+    /// for exclusivity.)
+    @exclusivity(unchecked) private(set) var isClosed = false
     /// The session wants the connection closed once its output is written. (A plain flag, read
     /// for every line and never held across a call: not checked for exclusive access.)
     @exclusivity(unchecked) var closeRequested = false
-    private var isClosing = false
+    /// (A plain flag, read on every flush and never borrowed: not checked for exclusivity.)
+    @exclusivity(unchecked) private var isClosing = false
     /// Queued in the server's list of sessions to flush. (A plain flag: not checked for exclusivity.)
     @exclusivity(unchecked) var isMarkedDirty = false
     /// Subscriptions and fetcher/mutator registrations this connection holds (for the limits).
@@ -82,6 +95,7 @@ public final class Session {
         self.unretainedCache = Unmanaged.passUnretained(server.cache)
         self.transport = transport
         self.framer = LineFramer(maxLineBytes: server.configuration.maxMessageBytes)
+        link.session = self
     }
 
     // MARK: - Input
@@ -124,6 +138,8 @@ public final class Session {
         outgoing = [:]
         requestByAttempt = [:]
         server.sessionClosed(self)
+        // Answers arriving from now on are dropped, as for a session that is gone.
+        link.session = nil
     }
 
     private func rejectOversizedLine() {
@@ -177,7 +193,7 @@ public final class Session {
         }
         let decoded = members.map(RPCDecoding.decode)
         let expected = decoded.reduce(0) { count, outcome in Session.needsAnswer(outcome) ? count + 1 : count }
-        let collector = expected > 0 ? BatchReply(session: self, expected: expected) : nil
+        let collector = expected > 0 ? BatchReply(link: link, expected: expected) : nil
         // Pushes caused by the batch are written after its reply line when the batch completes
         // at once, so a subscription made in the batch is answered before it is pushed to.
         outbox.holdPushes()
@@ -220,10 +236,10 @@ public final class Session {
                 server.logger.debug("ignored a malformed response on connection \(connection): \(invalid.reason)")
             }
         case .failure(let invalid):
-            let reply = PendingReply(id: invalid.id ?? .null, session: self, batch: batch, slot: slot)
+            let reply = PendingReply(id: invalid.id ?? .null, link: link, batch: batch, slot: slot)
             reply.fail(.invalidRequest(invalid.reason))
         case .success(.request(let request)):
-            let reply = PendingReply(id: request.id, session: self, batch: batch, slot: slot)
+            let reply = PendingReply(id: request.id, link: link, batch: batch, slot: slot)
             server.dispatch(method: request.method, params: request.params, reply: reply, session: self)
         case .success(.notification(let notification)):
             if notification.method == "$/cancelRequest" {
@@ -231,7 +247,7 @@ public final class Session {
             } else if notification.method == "fetch.progress" {
                 progress(notification.params)
             } else {
-                let reply = PendingReply(id: nil, session: self, batch: nil, slot: 0)
+                let reply = PendingReply(id: nil, link: link, batch: nil, slot: 0)
                 server.dispatch(method: notification.method, params: notification.params, reply: reply, session: self)
             }
         case .success(.response(let response)):
@@ -318,8 +334,8 @@ public final class Session {
         }
         let attempt = request.attempt
         let cache = server.cache
-        requestByAttempt[attempt] = sendRequest(method: "fetch", params: .object(params)) { [weak self] outcome in
-            self?.requestByAttempt[attempt] = nil
+        requestByAttempt[attempt] = sendRequest(method: "fetch", params: .object(params)) { [link] outcome in
+            link.session?.requestByAttempt[attempt] = nil
             switch outcome {
             case .success(let answer):
                 cache.attemptSucceeded(attempt, answer: answer)
@@ -368,7 +384,13 @@ public final class Session {
         }
         if !outbox.isEmpty {
             guard queued <= server.configuration.outboundHoldBytes else { return false }
-            transport.write(outbox.take())
+            if let line = outbox.take(orEncodeInto: &server.outputScratch) {
+                transport.write(line)
+            } else {
+                transport.write(server.outputScratch)
+                // Capacity is kept for the next flush, unless a burst made it large.
+                server.outputScratch.removeAll(keepingCapacity: server.outputScratch.capacity <= 1 << 20)
+            }
         }
         if closeRequested {
             isClosing = true

@@ -1,6 +1,7 @@
-// Writes: a byte buffer (or a small array) is copied into one malloc block [uv_write_t | payload]; a larger
-// array is written in place, kept alive by a `WriteHold` until libuv's write callback. The callbacks free
-// what their write allocated.
+// Writes: each write is first offered to the socket with `uv_try_write` (with nothing queued, a Unix
+// socket usually takes it all at once: no request, no copy). Whatever the kernel did not accept is
+// copied into one malloc block [uv_write_t | payload] and queued with `uv_write`, whose callback frees
+// it. `uv_try_write` refuses while earlier writes are queued, so bytes always reach the peer in order.
 import CLibUV
 import Glibc
 
@@ -9,14 +10,14 @@ extension StreamConnection {
     private static let writeHeaderSize = (MemoryLayout<uv_write_t>.stride + 15) & ~15
     /// Largest payload of one block (`uv_buf_t.len` is 32-bit); longer writes are split.
     private static let maximumBlockPayload = 1 << 30
-    /// Arrays up to this size are copied into their write block rather than held.
-    private static let copyThreshold = 8 * 1024
 
-    /// Queues a copy of `bytes` for writing (one allocation, one `uv_write`). A write error closes the connection;
-    /// writes after `close()` or `closeAfterWrites()` are ignored.
+    /// Writes `bytes`: as much as the socket takes now, and a copy of the rest queued for libuv (one
+    /// allocation, one `uv_write`). The caller's buffer is not used after this returns. A write error
+    /// closes the connection; writes after `close()` or `closeAfterWrites()` are ignored.
     public func write(_ bytes: UnsafeRawBufferPointer) {
         loop.assertInLoopThread()
-        var offset = 0
+        guard !bytes.isEmpty, !isClosed, !isShuttingDown else { return }
+        var offset = writeNow(bytes)
         while offset < bytes.count && !isClosed && !isShuttingDown {
             let length = min(bytes.count - offset, Self.maximumBlockPayload)
             writeBlock(bytes.baseAddress! + offset, count: length)
@@ -24,45 +25,22 @@ extension StreamConnection {
         }
     }
 
-    /// Queues `bytes` for writing without copying them: the array is kept alive until libuv has
-    /// written it (one small allocation for the request). Otherwise as `write(_: UnsafeRawBufferPointer)`,
-    /// which is also used for a payload of at most `copyThreshold` bytes: copying that into the
-    /// request's block costs less than a second allocation and the hold's release.
+    /// Writes `bytes` as `write(_: UnsafeRawBufferPointer)` does (the array is not kept).
     public func write(_ bytes: [UInt8]) {
-        guard bytes.count > Self.copyThreshold, bytes.count <= Self.maximumBlockPayload else {
-            bytes.withUnsafeBytes { write($0) }
-            return
-        }
-        loop.assertInLoopThread()
-        guard !isClosed && !isShuttingDown else { return }
-        let hold = Unmanaged.passRetained(WriteHold(bytes))
-        guard let request = malloc(MemoryLayout<uv_write_t>.stride)?.bindMemory(to: uv_write_t.self, capacity: 1)
-        else {
-            hold.release()
-            close(reason: TransportError(code: UV_ENOMEM.rawValue, context: "write of \(bytes.count) bytes"))
-            return
-        }
-        request.pointee.data = hold.toOpaque()
-        // Safety: the bytes belong to the array's storage, which `hold` keeps alive and unmodified (a `let`)
-        // until the write callback releases it; libuv reads them only until then.
-        let status = hold.takeUnretainedValue().bytes.withUnsafeBytes { payload in
-            var buffer = uv_buf_init(
-                UnsafeMutableRawPointer(mutating: payload.baseAddress!).assumingMemoryBound(to: CChar.self),
-                UInt32(payload.count))
-            return uv_write(request, asStream(pipe), &buffer, 1) { request, status in
-                let stream = request!.pointee.handle
-                Unmanaged<WriteHold>.fromOpaque(request!.pointee.data).release()
-                free(request)
-                guard status < 0, status != UV_ECANCELED.rawValue else { return }
-                let connection = owner(of: asHandle(stream!), as: StreamConnection.self)
-                connection.close(reason: TransportError(code: status, context: "write"))
-            }
-        }
-        if let failure = uvFailure(status, "uv_write") {
-            hold.release()
-            free(request)
-            close(reason: failure)
-        }
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    /// Offers `bytes` to the socket without blocking; returns how many it accepted (0 when it would
+    /// block, when writes are already queued, or on an error, which the queued `uv_write` then reports
+    /// through its callback as before).
+    private func writeNow(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let length = min(bytes.count, Self.maximumBlockPayload)
+        // Safety: libuv reads the buffer only during this call.
+        var buffer = uv_buf_init(
+            UnsafeMutableRawPointer(mutating: bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+            UInt32(length))
+        let written = uv_try_write(asStream(pipe), &buffer, 1)
+        return written > 0 ? Int(written) : 0
     }
 
     private func writeBlock(_ source: UnsafeRawPointer, count: Int) {
@@ -89,11 +67,4 @@ extension StreamConnection {
             close(reason: failure)
         }
     }
-}
-
-/// Owns the array of one in-place write until libuv's callback releases it.
-private final class WriteHold {
-    let bytes: [UInt8]
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
 }

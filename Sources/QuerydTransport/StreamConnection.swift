@@ -1,4 +1,5 @@
-// One Unix stream connection (uv_pipe_t): reads into the loop's slab, writes one malloc block per write.
+// One Unix stream connection (uv_pipe_t): reads into the loop's slab; writes go to the socket at once when it
+// takes them, else a malloc'd copy of the rest is queued.
 import CLibUV
 import Glibc
 import Synchronization

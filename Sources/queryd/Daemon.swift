@@ -23,6 +23,8 @@ final class Daemon {
     private let access: PeerAccess
     private let log: LogFile
     private var bridges: [Int: ConnectionBridge] = [:]
+    /// The bridges whose reading is stopped (backpressure), by connection id.
+    private var pausedBridges: [Int: ConnectionBridge] = [:]
     private var stopping = false
 
     init(
@@ -88,9 +90,12 @@ final class Daemon {
             logger.warning("refused a connection: \(configuration.maxConnections) connections already open")
             return
         }
-        let bridge = ConnectionBridge(connection: connection)
+        let bridge = ConnectionBridge(connection: connection, daemon: self)
         bridge.session = server.openSession(transport: bridge)
-        bridge.onClose = { [unowned self] in bridges[connection.id] = nil }
+        bridge.onClose = { [unowned self] in
+            bridges[connection.id] = nil
+            pausedBridges[connection.id] = nil
+        }
         bridges[connection.id] = bridge
         logger.info("connection \(connection.id) opened by pid \(peer.pid) uid \(peer.uid) gid \(peer.gid)")
         connection.startReading()
@@ -124,20 +129,30 @@ final class Daemon {
         }
     }
 
-    /// Stops reading from connections whose output backs up, and reads again once it drained.
-    private func applyBackpressure() {
+    /// Stops reading from a connection whose output backs up, and reads again once it drained.
+    /// Called for every session the server flushed (only those can have more output than before)
+    /// and, from `applyBackpressure`, for the paused ones (only theirs is waited for to drain).
+    fileprivate func checkBackpressure(_ bridge: ConnectionBridge, backlog: Int) {
         let pause = configuration.readPauseBytes
-        for bridge in bridges.values {
+        if !bridge.isPaused, backlog > pause {
+            bridge.isPaused = true
+            pausedBridges[bridge.connection.id] = bridge
+            bridge.connection.stopReading()
+            logger.debug("connection \(bridge.connection.id): \(backlog) bytes unread by the peer; pausing input")
+        } else if bridge.isPaused, backlog <= pause / 4 {
+            bridge.isPaused = false
+            pausedBridges[bridge.connection.id] = nil
+            bridge.connection.startReading()
+        }
+    }
+
+    /// Resumes reading from paused connections whose output drained (the flushed ones were checked
+    /// by `checkBackpressure` as the server flushed them).
+    private func applyBackpressure() {
+        guard !pausedBridges.isEmpty else { return }
+        for bridge in Array(pausedBridges.values) {
             guard let session = bridge.session else { continue }
-            let backlog = session.pendingOutputBytes
-            if !bridge.isPaused, backlog > pause {
-                bridge.isPaused = true
-                bridge.connection.stopReading()
-                logger.debug("connection \(bridge.connection.id): \(backlog) bytes unread by the peer; pausing input")
-            } else if bridge.isPaused, backlog <= pause / 4 {
-                bridge.isPaused = false
-                bridge.connection.startReading()
-            }
+            checkBackpressure(bridge, backlog: session.pendingOutputBytes)
         }
     }
 
@@ -182,9 +197,12 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
     var onClose: (() -> Void)?
     /// Reading is stopped until the peer takes its output.
     var isPaused = false
+    /// Decides backpressure; owns this bridge (in its table of connections) until the close.
+    private unowned let daemon: Daemon
 
-    init(connection: StreamConnection) {
+    init(connection: StreamConnection, daemon: Daemon) {
         self.connection = connection
+        self.daemon = daemon
         connection.delegate = self
     }
 
@@ -211,6 +229,10 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
     }
 
     var queuedWriteBytes: Int { connection.isClosed ? 0 : connection.writeQueueSize }
+
+    func didFlush(pendingOutputBytes: Int) {
+        daemon.checkBackpressure(self, backlog: pendingOutputBytes)
+    }
 
     func abort() {
         connection.close()

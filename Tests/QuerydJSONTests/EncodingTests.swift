@@ -40,6 +40,21 @@ struct EncodingTests {
         #expect(mixed.encodedString == #"[1,"a",null,[true]]"#)
     }
 
+    @Test func integersEncodeAsTheirDecimalDigits() {
+        var values: [Int64] = [.min, .max, .min + 1, -1, 1, 9, 10, 99, 100, 101, 999, 1_000, 1_763_791_234_567]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power + 1, -power, -power - 1]
+        }
+        values += (0..<1_000).map { _ in Int64.random(in: .min ... .max) }
+        for value in values {
+            var buffer: [UInt8] = [UInt8(ascii: "x")]
+            JSONWriter.writeInteger(value, to: &buffer)
+            #expect(buffer == Array("x\(value)".utf8))
+        }
+    }
+
     @Test func stringsAreEscapedExactly() {
         let value = JSONValue.string("a\nb\rc\u{0}d\u{2028}e\u{2029}f\"g\\h\ti\u{8}j\u{C}k\u{1F}l/m\u{7F}é😀")
         let expected = #""a\nb\rc\u0000d\u2028e\u2029f\"g\\h\ti\bj\fk\u001fl/m"# + "\u{7F}é😀\""

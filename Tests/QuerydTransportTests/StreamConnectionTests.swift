@@ -116,6 +116,37 @@ import Testing
         finish(loop)
     }
 
+    @Test func partlyAcceptedWriteQueuesTheRestAheadOfLaterWrites() throws {
+        let loop = try makeLoop()
+        let path = temporarySocketPath()
+        let server = try TestServer(loop: loop, path: path) { _, _ in }
+        let (client, recorder) = try connectRecordedClient(loop, path: path)
+        spin(loop) { server.connections.count == 1 }
+        let serverConnection = server.connections[0]
+        // A small write with nothing queued goes to the socket at once.
+        serverConnection.write(Array("first\n".utf8))
+        #expect(serverConnection.writeQueueSize == 0)
+        // Larger than the socket buffer: part is written now, the rest is queued.
+        let big = pattern(4 * 1_024 * 1_024)
+        serverConnection.write(big)
+        let queued = serverConnection.writeQueueSize
+        #expect(queued > 0)
+        #expect(queued < big.count)
+        // Later writes (array and raw buffer, reused by the caller) queue behind it, in order.
+        serverConnection.write(Array("second\n".utf8))
+        var scratch = Array("third\n".utf8)
+        scratch.withUnsafeBytes { serverConnection.write($0) }
+        for index in scratch.indices { scratch[index] = 0 }
+        #expect(serverConnection.writeQueueSize == queued + 13)
+        client.startReading()
+        let expected = Array("first\n".utf8) + big + Array("second\nthird\n".utf8)
+        spin(loop) { recorder.received.count == expected.count }
+        #expect(recorder.received == expected)
+        #expect(serverConnection.writeQueueSize == 0)
+        #expect(serverConnection.closeReason == nil)
+        finish(loop)
+    }
+
     @Test func closingInsideDidReadIsSafeAndFinal() throws {
         let loop = try makeLoop()
         let path = temporarySocketPath()

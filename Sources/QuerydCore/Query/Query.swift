@@ -117,13 +117,17 @@ public final class Query: DeadlineMember {
     /// encoded data. Returns false (appending nothing) when the query has no data.
     public func writeGetAnswer(to out: inout [UInt8]) -> Bool {
         guard let encoded = encodedData else { return false }
-        out.append(contentsOf: #"{"data":"#.utf8)
+        Query.getAnswerHead.withUTF8Buffer { out.append(contentsOf: $0) }
         out.append(contentsOf: encoded)
-        out.append(contentsOf: #","dataUpdatedAt":"#.utf8)
+        Query.getAnswerMember.withUTF8Buffer { out.append(contentsOf: $0) }
         JSONWriter.writeInteger(storedState.dataUpdatedAt, to: &out)
         out.append(UInt8(ascii: "}"))
         return true
     }
+
+    // Static strings: their bytes are appended as they are, with no `String` to copy from.
+    private static let getAnswerHead: StaticString = #"{"data":"#
+    private static let getAnswerMember: StaticString = #","dataUpdatedAt":"#
 
     /// The encoded data, made once per data change and shared by every push and reply.
     var encodedData: [UInt8]? {
