@@ -38,6 +38,9 @@ struct Outbox {
     /// The place of every pending query push (each `.push` entry is listed here).
     private var pushPlaces: [SubscriptionID: Place] = [:]
     private var latestMutationPush: [MutationPushKey: MutationState] = [:]
+    /// The emptied buffer of the last line `take` returned alone, given back by `recycle`, for the
+    /// next line to be written into (one connection, one request, one reply: no allocation per reply).
+    private var spareLine: [UInt8] = []
     /// Bytes of lines queued (pushes not counted until written).
     private(set) var queuedBytes = 0
 
@@ -53,7 +56,9 @@ struct Outbox {
             queuedBytes += last.count - before
             entries.append(.bytes(last))
         } else {
+            // The buffer of the last line written alone, when there is one: its storage is reused.
             var bytes: [UInt8] = []
+            swap(&bytes, &spareLine)
             write(&bytes)
             bytes.append(UInt8(ascii: "\n"))
             queuedBytes += bytes.count
@@ -130,7 +135,8 @@ struct Outbox {
     /// capacity) and returns nil.
     mutating func take(orEncodeInto out: inout [UInt8]) -> [UInt8]? {
         if entries.count == 1, case .bytes(let only) = entries[0] {
-            entries = []
+            // Capacity kept: the next line needs one entry again.
+            entries.removeAll(keepingCapacity: true)
             queuedBytes = 0
             return only
         }
@@ -164,6 +170,22 @@ struct Outbox {
         queuedBytes = 0
         return nil
     }
+
+    /// Takes back a line returned by `take(orEncodeInto:)` once it is written (leaving `line`
+    /// empty): its storage holds the next line, unless it is large (a big reply's buffer is not
+    /// kept for the life of the connection).
+    mutating func recycle(_ line: inout [UInt8]) {
+        guard line.capacity <= Outbox.spareLineCapacity, line.capacity > spareLine.capacity else {
+            line = []
+            return
+        }
+        swap(&spareLine, &line)
+        spareLine.removeAll(keepingCapacity: true)
+        line = []
+    }
+
+    /// The largest line buffer `recycle` keeps: room for 16 pipelined replies of about 1 KB.
+    static let spareLineCapacity = 32 * 1024
 
     /// Keeps only the places of held pushes (the others were just written).
     private mutating func forgetWrittenPlaces() {

@@ -384,8 +384,9 @@ public final class Session {
         }
         if !outbox.isEmpty {
             guard queued <= server.configuration.outboundHoldBytes else { return false }
-            if let line = outbox.take(orEncodeInto: &server.outputScratch) {
+            if var line = outbox.take(orEncodeInto: &server.outputScratch) {
                 transport.write(line)
+                outbox.recycle(&line)
             } else {
                 transport.write(server.outputScratch)
                 // Capacity is kept for the next flush, unless a burst made it large.
