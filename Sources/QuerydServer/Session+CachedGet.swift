@@ -4,6 +4,7 @@
 // without data, another method or form) takes the general path, which gives the same reply for
 // a hit; the fast path only skips work.
 
+import Glibc
 import QuerydCore
 import QuerydRPC
 
@@ -16,12 +17,21 @@ extension Session {
     func answerCachedGet(_ line: UnsafeRawBufferPointer) -> Bool {
         // At shutdown every request gets the shutdown error, from the general path.
         guard !server.isShuttingDown,
-            let request = GetRequestScanner.scan(line, maxDepth: server.configuration.maxDepth),
-            let query = unretainedCache._withUnsafeGuaranteedRef({
-                Session.cachedQuery(request, line: line, cache: $0, scratch: &keyScratch)
-            }),
-            let answerBytes = query.getAnswerByteCount
+            let request = GetRequestScanner.scan(line, maxDepth: server.configuration.maxDepth)
         else { return false }
+        let query: Query
+        if let last = lastGetQuery(request, line: line) {
+            query = last
+        } else {
+            guard
+                let found = unretainedCache._withUnsafeGuaranteedRef({
+                    Session.cachedQuery(request, line: line, cache: $0, scratch: &keyScratch)
+                })
+            else { return false }
+            rememberGet(found, request, line: line)
+            query = found
+        }
+        guard let answerBytes = query.getAnswerByteCount else { return false }
         outbox.appendLine { out in
             // The reply's envelope is 34 bytes with its newline; a little more is room to spare.
             let reply = 40 + request.id.count + answerBytes
@@ -45,6 +55,32 @@ extension Session {
         guard start >= readStart, start < readEnd else { return 1 }
         return max(1, (readEnd - start) / line.count)
     }
+
+    /// The query of the last fast-path `query.get` when `request`'s key text is the same bytes and
+    /// that query is still cached; nil otherwise.
+    private func lastGetQuery(_ request: GetRequestLine, line: UnsafeRawBufferPointer) -> Query? {
+        guard let query = lastGetQuery, !query.isForgotten else { return nil }
+        let text = UnsafeRawBufferPointer(rebasing: line[request.key])
+        let same = lastGetKeyText.withUnsafeBytes { last in
+            // Safety: both buffers are valid for their counts, compared only when the counts match.
+            last.count == text.count && (text.isEmpty || memcmp(last.baseAddress!, text.baseAddress!, text.count) == 0)
+        }
+        return same ? query : nil
+    }
+
+    /// Remembers `query` as the query of `request`'s key text (short keys only: the text is kept).
+    private func rememberGet(_ query: Query, _ request: GetRequestLine, line: UnsafeRawBufferPointer) {
+        guard request.key.count <= Session.rememberedKeyLimit else {
+            lastGetQuery = nil
+            return
+        }
+        lastGetKeyText.removeAll(keepingCapacity: true)
+        lastGetKeyText.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[request.key]))
+        lastGetQuery = query
+    }
+
+    /// The longest key text remembered by `rememberGet`.
+    private static let rememberedKeyLimit = 256
 
     /// The cached query of the key in `request`. `scratch` holds the key's canonical bytes for the
     /// lookup (kept, so its storage is reused line after line).

@@ -118,6 +118,27 @@ import Testing
         #expect(float.first?["result"]?["data"] != nil)
     }
 
+    @Test func aRemovedQueryIsNotAnsweredFromTheLastGet() {
+        let client = setUp()
+        let get = #"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":["a",1]}}"#
+        let first = client.send(get + "\n")
+        #expect(first.first?["result"]?["data"]?["n"] == 1)
+        // Removed: the same line again (the connection's last fast-path key) answers null.
+        let removed = client.send(
+            #"{"jsonrpc":"2.0","id":"rm","method":"queries.remove","params":{"filter":{"key":["a",1],"exact":true}}}"#
+                + "\n")
+        #expect(removed.first?["error"] == nil)
+        #expect(
+            rawReply(client, get) == Array(#"{"jsonrpc":"2.0","id":1,"result":null}"#.utf8) + [0x0A])
+        // Set again (a new query under the same key): the new data is answered.
+        _ = client.send(#"{"jsonrpc":"2.0","id":"set","method":"query.set","params":{"key":["a",1],"data":7}}"# + "\n")
+        #expect(client.send(get + "\n").first?["result"]?["data"] == 7)
+        // Another key on the same connection, then back.
+        let other = #"{"jsonrpc":"2.0","id":2,"method":"query.get","params":{"key":["bench","hit"]}}"#
+        #expect(client.send(other + "\n").first?["result"]?["data"]?["n"] == 0)
+        #expect(client.send(get + "\n").first?["result"]?["data"] == 7)
+    }
+
     @Test func shutdownAnswersGetsWithTheShutdownError() {
         let test = TestServer()
         let writer = test.connect()

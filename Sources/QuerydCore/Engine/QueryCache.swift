@@ -111,6 +111,7 @@ public final class QueryCache {
     func forget(_ query: Query) {
         guard queries[query.key] === query else { return }
         queries[query.key] = nil
+        query.isForgotten = true
         sharedViews.forget(query)
         observer?.queryRemoved(query.key)
         keyIndex.remove(query.key, query.key)

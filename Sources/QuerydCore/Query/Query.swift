@@ -61,6 +61,9 @@ public final class Query: DeadlineMember {
     // The small fields last, in an order that packs them (Swift keeps declaration order).
     /// The longest gcTime any user of the query asked for (nil: never collect).
     var gcTime: Int64? = 0
+    /// Set when the cache drops the query (`QueryCache.forget`); a dropped query never returns to
+    /// the cache, so a query found by key and not dropped is still the cache's query of that key.
+    public internal(set) var isForgotten = false
     var kind = Kind.undecided
     /// Whether the parsed data was dropped and only `cachedEncodedData` holds it.
     var dataIsEncodedOnly = false
