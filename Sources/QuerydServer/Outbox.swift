@@ -20,11 +20,7 @@ struct Outbox {
         case mutationPush(MutationPushKey)
     }
 
-    /// Where a subscription's pending push is: its index in `entries`, or in `heldPushes` when held.
-    private struct Place: Equatable {
-        var held: Bool
-        var index: Int
-    }
+    private typealias Place = PushPlaces.Place
 
     /// One mutation as seen by one mutation subscription: its pushes coalesce.
     struct MutationPushKey: Hashable {
@@ -36,7 +32,7 @@ struct Outbox {
     /// Pushes queued while a batch is being handled, appended when it is done.
     private var heldPushes: [Entry]?
     /// The place of every pending query push (each `.push` entry is listed here).
-    private var pushPlaces: [SubscriptionID: Place] = [:]
+    private var pushPlaces = PushPlaces()
     private var latestMutationPush: [MutationPushKey: MutationState] = [:]
     /// Bytes of lines queued (pushes not counted until written).
     private(set) var queuedBytes = 0
@@ -65,11 +61,9 @@ struct Outbox {
     mutating func appendPush(_ view: QueryView, to subscription: SubscriptionID) {
         let held = heldPushes != nil
         let fresh = Place(held: held, index: held ? heldPushes!.count : entries.count)
-        // One lookup: inserts `fresh` when the subscription has no pending push, else reads its place
-        // (an existing place is never `fresh`: it indexes an entry that is already there).
-        let place = Outbox.read(&pushPlaces[subscription, default: fresh])
+        // One lookup: records `fresh` when the subscription has no pending push, else reads its place.
         let entry = Entry.push(subscription, view)
-        if place != fresh {
+        if let place = pushPlaces.place(of: subscription.rawValue, recordingIfNone: fresh) {
             put(entry, at: place)
         } else if held {
             heldPushes!.append(entry)
@@ -102,7 +96,7 @@ struct Outbox {
         let base = entries.count
         for (offset, entry) in held.enumerated() {
             if case .push(let subscription, _) = entry {
-                pushPlaces[subscription] = Place(held: false, index: base + offset)
+                pushPlaces.set(Place(held: false, index: base + offset), for: subscription.rawValue)
             }
         }
         entries.append(contentsOf: held)
@@ -110,7 +104,7 @@ struct Outbox {
 
     /// Forgets unwritten pushes of a subscription that ended.
     mutating func dropPushes(of subscription: SubscriptionID) {
-        guard let place = pushPlaces.removeValue(forKey: subscription) else { return }
+        guard let place = pushPlaces.remove(subscription.rawValue) else { return }
         put(.droppedPush, at: place)
     }
 
@@ -167,11 +161,13 @@ struct Outbox {
 
     /// Keeps only the places of held pushes (the others were just written).
     private mutating func forgetWrittenPlaces() {
-        guard let held = heldPushes, !held.isEmpty else {
-            pushPlaces.removeAll(keepingCapacity: pushPlaces.count <= 256)
-            return
+        pushPlaces.removeAll()
+        guard let held = heldPushes else { return }
+        for (index, entry) in held.enumerated() {
+            if case .push(let subscription, _) = entry {
+                pushPlaces.set(Place(held: true, index: index), for: subscription.rawValue)
+            }
         }
-        pushPlaces = pushPlaces.filter { $0.value.held }
     }
 
     private mutating func put(_ entry: Entry, at place: Place) {
@@ -181,8 +177,6 @@ struct Outbox {
             entries[place.index] = entry
         }
     }
-
-    private static func read(_ place: inout Place) -> Place { place }
 
     /// The bytes of a `query.changed` line around its state object (the subscription id counted at 20 digits).
     private static let pushFraming = pushHead.utf8CodeUnitCount + pushMember.utf8CodeUnitCount + 20 + 3
