@@ -128,18 +128,42 @@ struct Outbox {
             queuedBytes = 0
             return only
         }
+        // Pushes of one publish follow one another with the same view: its framed bytes are asked
+        // for once per run of pushes, not once per push.
         var size = queuedBytes
+        var sized: (view: QueryView, count: Int)?
+        var hasMutationPush = false
         for entry in entries {
-            if case .push(_, let view) = entry { size += Outbox.pushFraming + view.encodedState.count }
+            switch entry {
+            case .push(_, let view):
+                if sized?.view !== view {
+                    sized = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count)
+                }
+                size += sized!.count + Outbox.pushTailReserve
+            case .mutationPush:
+                hasMutationPush = true
+            case .bytes, .droppedPush:
+                continue
+            }
+        }
+        if !hasMutationPush {
+            out = Outbox.copyLines(entries, size: size)
+            clearAfterTake()
+            return nil
         }
         out.removeAll(keepingCapacity: true)
         out.reserveCapacity(size)
+        var framed: (view: QueryView, bytes: [UInt8])?
         for entry in entries {
             switch entry {
             case .bytes(let bytes):
                 out.append(contentsOf: bytes)
             case .push(let subscription, let view):
-                Outbox.writePush(view, subscription: subscription, to: &out)
+                if framed?.view !== view {
+                    framed = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember))
+                }
+                out.append(contentsOf: framed!.bytes)
+                Outbox.writeIDAndTail(subscription.rawValue, to: &out)
             case .droppedPush:
                 continue
             case .mutationPush(let key):
@@ -151,12 +175,78 @@ struct Outbox {
                 out.append(UInt8(ascii: "\n"))
             }
         }
+        clearAfterTake()
+        return nil
+    }
+
+    /// Empties what `take` wrote (held pushes stay).
+    private mutating func clearAfterTake() {
         // Capacity is kept for the next flush (pushes come in waves), unless a burst made it large.
         entries.removeAll(keepingCapacity: entries.count <= 256)
         forgetWrittenPlaces()
         latestMutationPush = [:]
         queuedBytes = 0
-        return nil
+    }
+
+    /// The lines and query pushes of `entries` (no mutation pushes), in order, copied straight into
+    /// a new array of at most `size` bytes: one copy per line or framed view, no append per piece.
+    private static func copyLines(_ entries: [Entry], size: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            guard var next = buffer.baseAddress else { return }
+            var framed: (view: QueryView, bytes: [UInt8])?
+            for entry in entries {
+                switch entry {
+                case .bytes(let bytes):
+                    next = bytes.withUnsafeBufferPointer { copy($0, to: next) }
+                case .push(let subscription, let view):
+                    if framed?.view !== view {
+                        framed = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember))
+                    }
+                    next = framed!.bytes.withUnsafeBufferPointer { copy($0, to: next) }
+                    next = writeIDAndTail(subscription.rawValue, at: next)
+                case .droppedPush, .mutationPush:
+                    continue
+                }
+            }
+            count = next - buffer.baseAddress!
+        }
+    }
+
+    /// Copies `bytes` to `next`; returns the address after them.
+    private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to next: UnsafeMutablePointer<UInt8>)
+        -> UnsafeMutablePointer<UInt8>
+    {
+        guard let base = bytes.baseAddress else { return next }
+        next.initialize(from: base, count: bytes.count)
+        return next + bytes.count
+    }
+
+    /// Writes `id` in decimal (as `String(id)` spells it), then `}}` and a newline, at `next` (room
+    /// for 23 bytes); returns the address after them.
+    private static func writeIDAndTail(_ id: Int, at next: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var digits = 1
+        var rest = id.magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        var at = next
+        if id < 0 {
+            at.initialize(to: UInt8(ascii: "-"))
+            at += 1
+        }
+        rest = id.magnitude
+        var index = digits
+        repeat {
+            index -= 1
+            (at + index).initialize(to: UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        at += digits
+        at.initialize(to: UInt8(ascii: "}"))
+        (at + 1).initialize(to: UInt8(ascii: "}"))
+        (at + 2).initialize(to: UInt8(ascii: "\n"))
+        return at + 3
     }
 
     /// Keeps only the places of held pushes (the others were just written).
@@ -178,8 +268,9 @@ struct Outbox {
         }
     }
 
-    /// The bytes of a `query.changed` line around its state object (the subscription id counted at 20 digits).
-    private static let pushFraming = pushHead.utf8CodeUnitCount + pushMember.utf8CodeUnitCount + 20 + 3
+    /// The bytes of a `query.changed` line after its framed state: the subscription id, counted at
+    /// 20 digits, `}}` and the newline.
+    private static let pushTailReserve = 20 + 3
     private static let pushHead: StaticString = #"{"jsonrpc":"2.0","method":"query.changed","params":{"state":"#
     private static let pushMember: StaticString = #","subscription":"#
 
@@ -197,11 +288,10 @@ struct Outbox {
             return
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            var end = buffer.count
-            for byte in [UInt8(ascii: "\n"), UInt8(ascii: "}"), UInt8(ascii: "}")] {
-                end -= 1
-                buffer[end] = byte
-            }
+            var end = buffer.count - 3
+            buffer[end] = UInt8(ascii: "}")
+            buffer[end + 1] = UInt8(ascii: "}")
+            buffer[end + 2] = UInt8(ascii: "\n")
             var rest = id
             repeat {
                 end -= 1
