@@ -146,7 +146,9 @@ struct Outbox {
                 continue
             }
         }
-        if !hasMutationPush {
+        // Many pushes are copied into a new array; a few are appended to `out`, whose capacity is
+        // kept between flushes (a connection with one subscription then allocates nothing).
+        if !hasMutationPush, entries.count >= 8 {
             out = Outbox.copyLines(entries, size: size)
             clearAfterTake()
             return nil

@@ -99,11 +99,11 @@ struct PushPlaces {
         Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: key) &* 0x9E37_79B9_7F4A_7C15) &>> (64 - bits))
     }
 
-    /// Doubles the slots (16 at first) and puts the slots in use back.
+    /// Doubles the slots (4 at first) and puts the slots in use back.
     private mutating func grow() {
         let old = slots
         let oldGeneration = generation
-        bits = Swift.max(4, bits + 1)
+        bits = Swift.max(2, bits + 1)
         slots = Array(repeating: Slot(), count: 1 << bits)
         generation = 1
         used = 0
