@@ -20,11 +20,7 @@ struct Outbox {
         case mutationPush(MutationPushKey)
     }
 
-    /// Where a subscription's pending push is: its index in `entries`, or in `heldPushes` when held.
-    private struct Place: Equatable {
-        var held: Bool
-        var index: Int
-    }
+    private typealias Place = PushPlaces.Place
 
     /// One mutation as seen by one mutation subscription: its pushes coalesce.
     struct MutationPushKey: Hashable {
@@ -36,7 +32,7 @@ struct Outbox {
     /// Pushes queued while a batch is being handled, appended when it is done.
     private var heldPushes: [Entry]?
     /// The place of every pending query push (each `.push` entry is listed here).
-    private var pushPlaces: [SubscriptionID: Place] = [:]
+    private var pushPlaces = PushPlaces()
     private var latestMutationPush: [MutationPushKey: MutationState] = [:]
     /// The emptied buffer of the last line `take` returned alone, given back by `recycle`, for the
     /// next line to be written into (one connection, one request, one reply: no allocation per reply).
@@ -70,11 +66,9 @@ struct Outbox {
     mutating func appendPush(_ view: QueryView, to subscription: SubscriptionID) {
         let held = heldPushes != nil
         let fresh = Place(held: held, index: held ? heldPushes!.count : entries.count)
-        // One lookup: inserts `fresh` when the subscription has no pending push, else reads its place
-        // (an existing place is never `fresh`: it indexes an entry that is already there).
-        let place = Outbox.read(&pushPlaces[subscription, default: fresh])
+        // One lookup: records `fresh` when the subscription has no pending push, else reads its place.
         let entry = Entry.push(subscription, view)
-        if place != fresh {
+        if let place = pushPlaces.place(of: subscription.rawValue, recordingIfNone: fresh) {
             put(entry, at: place)
         } else if held {
             heldPushes!.append(entry)
@@ -107,7 +101,7 @@ struct Outbox {
         let base = entries.count
         for (offset, entry) in held.enumerated() {
             if case .push(let subscription, _) = entry {
-                pushPlaces[subscription] = Place(held: false, index: base + offset)
+                pushPlaces.set(Place(held: false, index: base + offset), for: subscription.rawValue)
             }
         }
         entries.append(contentsOf: held)
@@ -115,7 +109,7 @@ struct Outbox {
 
     /// Forgets unwritten pushes of a subscription that ended.
     mutating func dropPushes(of subscription: SubscriptionID) {
-        guard let place = pushPlaces.removeValue(forKey: subscription) else { return }
+        guard let place = pushPlaces.remove(subscription.rawValue) else { return }
         put(.droppedPush, at: place)
     }
 
@@ -140,18 +134,44 @@ struct Outbox {
             queuedBytes = 0
             return only
         }
+        // Pushes of one publish follow one another with the same view: its framed bytes are asked
+        // for once per run of pushes, not once per push.
         var size = queuedBytes
+        var sized: (view: QueryView, count: Int)?
+        var hasMutationPush = false
         for entry in entries {
-            if case .push(_, let view) = entry { size += Outbox.pushFraming + view.encodedState.count }
+            switch entry {
+            case .push(_, let view):
+                if sized?.view !== view {
+                    sized = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count)
+                }
+                size += sized!.count + Outbox.pushTailReserve
+            case .mutationPush:
+                hasMutationPush = true
+            case .bytes, .droppedPush:
+                continue
+            }
+        }
+        // Many pushes are copied into a new array; a few are appended to `out`, whose capacity is
+        // kept between flushes (a connection with one subscription then allocates nothing).
+        if !hasMutationPush, entries.count >= 8 {
+            out = Outbox.copyLines(entries, size: size)
+            clearAfterTake()
+            return nil
         }
         out.removeAll(keepingCapacity: true)
         out.reserveCapacity(size)
+        var framed: (view: QueryView, bytes: [UInt8])?
         for entry in entries {
             switch entry {
             case .bytes(let bytes):
                 out.append(contentsOf: bytes)
             case .push(let subscription, let view):
-                Outbox.writePush(view, subscription: subscription, to: &out)
+                if framed?.view !== view {
+                    framed = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember))
+                }
+                out.append(contentsOf: framed!.bytes)
+                Outbox.writeIDAndTail(subscription.rawValue, to: &out)
             case .droppedPush:
                 continue
             case .mutationPush(let key):
@@ -163,12 +183,78 @@ struct Outbox {
                 out.append(UInt8(ascii: "\n"))
             }
         }
+        clearAfterTake()
+        return nil
+    }
+
+    /// Empties what `take` wrote (held pushes stay).
+    private mutating func clearAfterTake() {
         // Capacity is kept for the next flush (pushes come in waves), unless a burst made it large.
         entries.removeAll(keepingCapacity: entries.count <= 256)
         forgetWrittenPlaces()
         latestMutationPush = [:]
         queuedBytes = 0
-        return nil
+    }
+
+    /// The lines and query pushes of `entries` (no mutation pushes), in order, copied straight into
+    /// a new array of at most `size` bytes: one copy per line or framed view, no append per piece.
+    private static func copyLines(_ entries: [Entry], size: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            guard var next = buffer.baseAddress else { return }
+            var framed: (view: QueryView, bytes: [UInt8])?
+            for entry in entries {
+                switch entry {
+                case .bytes(let bytes):
+                    next = bytes.withUnsafeBufferPointer { copy($0, to: next) }
+                case .push(let subscription, let view):
+                    if framed?.view !== view {
+                        framed = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember))
+                    }
+                    next = framed!.bytes.withUnsafeBufferPointer { copy($0, to: next) }
+                    next = writeIDAndTail(subscription.rawValue, at: next)
+                case .droppedPush, .mutationPush:
+                    continue
+                }
+            }
+            count = next - buffer.baseAddress!
+        }
+    }
+
+    /// Copies `bytes` to `next`; returns the address after them.
+    private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to next: UnsafeMutablePointer<UInt8>)
+        -> UnsafeMutablePointer<UInt8>
+    {
+        guard let base = bytes.baseAddress else { return next }
+        next.initialize(from: base, count: bytes.count)
+        return next + bytes.count
+    }
+
+    /// Writes `id` in decimal (as `String(id)` spells it), then `}}` and a newline, at `next` (room
+    /// for 23 bytes); returns the address after them.
+    private static func writeIDAndTail(_ id: Int, at next: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var digits = 1
+        var rest = id.magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        var at = next
+        if id < 0 {
+            at.initialize(to: UInt8(ascii: "-"))
+            at += 1
+        }
+        rest = id.magnitude
+        var index = digits
+        repeat {
+            index -= 1
+            (at + index).initialize(to: UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        at += digits
+        at.initialize(to: UInt8(ascii: "}"))
+        (at + 1).initialize(to: UInt8(ascii: "}"))
+        (at + 2).initialize(to: UInt8(ascii: "\n"))
+        return at + 3
     }
 
     /// Takes back a line returned by `take(orEncodeInto:)` once it is written (leaving `line`
@@ -189,11 +275,13 @@ struct Outbox {
 
     /// Keeps only the places of held pushes (the others were just written).
     private mutating func forgetWrittenPlaces() {
-        guard let held = heldPushes, !held.isEmpty else {
-            pushPlaces.removeAll(keepingCapacity: pushPlaces.count <= 256)
-            return
+        pushPlaces.removeAll()
+        guard let held = heldPushes else { return }
+        for (index, entry) in held.enumerated() {
+            if case .push(let subscription, _) = entry {
+                pushPlaces.set(Place(held: true, index: index), for: subscription.rawValue)
+            }
         }
-        pushPlaces = pushPlaces.filter { $0.value.held }
     }
 
     private mutating func put(_ entry: Entry, at place: Place) {
@@ -204,10 +292,9 @@ struct Outbox {
         }
     }
 
-    private static func read(_ place: inout Place) -> Place { place }
-
-    /// The bytes of a `query.changed` line around its state object (the subscription id counted at 20 digits).
-    private static let pushFraming = pushHead.utf8CodeUnitCount + pushMember.utf8CodeUnitCount + 20 + 3
+    /// The bytes of a `query.changed` line after its framed state: the subscription id, counted at
+    /// 20 digits, `}}` and the newline.
+    private static let pushTailReserve = 20 + 3
     private static let pushHead: StaticString = #"{"jsonrpc":"2.0","method":"query.changed","params":{"state":"#
     private static let pushMember: StaticString = #","subscription":"#
 
@@ -225,11 +312,10 @@ struct Outbox {
             return
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            var end = buffer.count
-            for byte in [UInt8(ascii: "\n"), UInt8(ascii: "}"), UInt8(ascii: "}")] {
-                end -= 1
-                buffer[end] = byte
-            }
+            var end = buffer.count - 3
+            buffer[end] = UInt8(ascii: "}")
+            buffer[end + 1] = UInt8(ascii: "}")
+            buffer[end + 2] = UInt8(ascii: "\n")
             var rest = id
             repeat {
                 end -= 1

@@ -29,6 +29,9 @@ public final class Server {
     /// Sessions whose output waits for their peer to read what was written before.
     @exclusivity(unchecked) private var held: [Session] = []
     private var lastConnectionID = 0
+    /// The session the last `query.changed` push went to (cleared when it closes). Read and written
+    /// only by single accesses, so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) private var lastPushSession: Session?
     /// The buffer a session's output is encoded into when it flushes, reused by every session:
     /// transports copy what they do not write at once, so it is free again after each write.
     /// Only `Session.flush` touches it, never across a call that could flush again, so its
@@ -73,6 +76,7 @@ public final class Server {
     /// Forgets a closed session and everything its connection owned.
     func sessionClosed(_ session: Session) {
         sessions[session.connection] = nil
+        if lastPushSession === session { lastPushSession = nil }
         cache.connectionClosed(session.connection)
         mutationsConnectionClosed(session.connection)
     }
@@ -181,7 +185,16 @@ extension Server: CacheDelegate {
     public func cache(
         _ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID
     ) {
-        guard let session = sessions[connection] else { return }
+        // A publish pushes to the subscriptions of a connection one after another: the session of
+        // the last push is kept, so only the first push of a run looks the connection up.
+        let session: Session
+        if let last = lastPushSession, last.connection == connection {
+            session = last
+        } else {
+            guard let found = sessions[connection] else { return }
+            lastPushSession = found
+            session = found
+        }
         session.outbox.appendPush(view, to: subscription)
         markDirty(session)
     }

@@ -59,10 +59,11 @@ extension QueryCache {
         var current: QueryView
         let unchanged: Bool
         var shared = false
+        let staleness = pass.staleness(of: subscription, of: query)
         if ViewShare.applies(
             select: subscription.options.select, placeholder: subscription.options.placeholderData, to: query)
         {
-            let index = sharedViewIndex(of: subscription, of: query, in: &pass)
+            let index = sharedViewIndex(isStale: staleness.isStale, of: query, in: &pass)
             current = pass.share.view(at: index)
             unchanged = last.map { pass.share.isEqual(at: index, to: $0) } ?? false
             shared = true
@@ -70,7 +71,7 @@ extension QueryCache {
             current = QueryView(result(of: subscription))
             unchanged = last.map { current.result == $0.result } ?? false
         }
-        let deadline = pass.staleness(of: subscription, of: query).deadline
+        let deadline = staleness.deadline
         if let names = subscription.options.notifyOnChangeProps, let last,
             !current.result.differs(from: last.result, in: names)
         {
@@ -95,8 +96,12 @@ extension QueryCache {
 
     /// The index in the pass's share of the view a subscription that sees the shared view has now.
     private func sharedViewIndex(of subscription: Subscription, of query: Query, in pass: inout PublishPass) -> Int {
-        let isStale = pass.staleness(of: subscription, of: query).isStale
-        return pass.share.index(version: query.version, isStale: isStale) { sharedResult(of: query, isStale: isStale) }
+        sharedViewIndex(isStale: pass.staleness(of: subscription, of: query).isStale, of: query, in: &pass)
+    }
+
+    /// The index in the pass's share of the view of `query` now with this `isStale`.
+    private func sharedViewIndex(isStale: Bool, of query: Query, in pass: inout PublishPass) -> Int {
+        pass.share.index(version: query.version, isStale: isStale) { sharedResult(of: query, isStale: isStale) }
     }
 
     /// Keeps the subscription's stale timer at `deadline` (none: nil).
