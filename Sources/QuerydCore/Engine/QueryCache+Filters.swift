@@ -35,8 +35,8 @@ extension QueryCache {
             return true
         }
         if found.count > 1 {
-            // Encode each key's canonical text once (not once per comparison) to order them.
-            found = found.map { ($0.key.description, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+            // Canonical bytes are NFC UTF-8, so their byte order is the order of the keys' text.
+            found.sort { $0.key.canonical.lexicographicallyPrecedes($1.key.canonical) }
         }
         return found
     }
