@@ -24,7 +24,7 @@ extension QueryCache {
     public func startFetches(waitingFor id: FetcherID) {
         guard let fetcher = registry.member(id) else { return }
         let waiting = queriesWaitingForFetcher.values.filter { fetcher.serves($0.key) }
-            .sorted { $0.key.description < $1.key.description }
+            .sorted { $0.key < $1.key }
         for query in waiting {
             guard let run = query.run, case .waitingForFetcher = run.phase else { continue }
             startAttempt(query, run)

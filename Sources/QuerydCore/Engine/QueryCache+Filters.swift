@@ -35,8 +35,7 @@ extension QueryCache {
             return true
         }
         if found.count > 1 {
-            // Canonical bytes are NFC UTF-8, so their byte order is the order of the keys' text.
-            found.sort { $0.key.canonical.lexicographicallyPrecedes($1.key.canonical) }
+            found.sort { $0.key < $1.key }
         }
         return found
     }

@@ -26,7 +26,7 @@ extension QueryCache {
         guard online == offline else { return }
         offline = !online
         guard online else { return }
-        let paused = queriesWaitingForNetwork.values.sorted { $0.key.description < $1.key.description }
+        let paused = queriesWaitingForNetwork.values.sorted { $0.key < $1.key }
         queriesWaitingForNetwork = [:]
         for query in paused {
             guard let run = query.run, case .waitingForNetwork = run.phase else { continue }
@@ -66,7 +66,7 @@ extension QueryCache {
         for subscription in listening where queries[ObjectIdentifier(subscription.query)] == nil {
             queries[ObjectIdentifier(subscription.query)] = (subscription.query, subscription)
         }
-        for (query, subscription) in queries.values.sorted(by: { $0.0.key.description < $1.0.key.description }) {
+        for (query, subscription) in queries.values.sorted(by: { $0.0.key < $1.0.key }) {
             startFetch(query, options: subscription.options, cancelRefetch: false)
         }
         return queries.count

@@ -88,3 +88,10 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
     /// The canonical JSON text of the key (compact, object members sorted), which is its identity.
     public var description: String { String(decoding: canonical, as: UTF8.self) }
 }
+
+extension QueryKey: Comparable {
+    /// Keys order by their canonical bytes: NFC UTF-8, so this is also the order of their text.
+    public static func < (lhs: QueryKey, rhs: QueryKey) -> Bool {
+        lhs.canonical.lexicographicallyPrecedes(rhs.canonical)
+    }
+}
