@@ -299,24 +299,9 @@ struct Outbox {
     private static let pushHead: StaticString = #"{"jsonrpc":"2.0","method":"query.changed","params":{"state":"#
     private static let pushMember: StaticString = #","subscription":"#
 
-    /// Appends `id` in decimal (as `String(id)` spells it), then `}}` and a newline, in one append.
+    /// Appends `id` in decimal, then `}}` and a newline.
     private static func writeIDAndTail(_ id: Int, to out: inout [UInt8]) {
-        guard id >= 0 else {
-            out.append(contentsOf: (String(id) + "}}\n").utf8)
-            return
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            var end = buffer.count - 3
-            buffer[end] = UInt8(ascii: "}")
-            buffer[end + 1] = UInt8(ascii: "}")
-            buffer[end + 2] = UInt8(ascii: "\n")
-            var rest = id
-            repeat {
-                end -= 1
-                buffer[end] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[end...]))
-        }
+        JSONWriter.writeInteger(Int64(id), to: &out)
+        ("}}\n" as StaticString).withUTF8Buffer { out.append(contentsOf: $0) }
     }
 }
