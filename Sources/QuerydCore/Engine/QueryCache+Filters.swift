@@ -31,7 +31,7 @@ extension QueryCache {
             case .inactive: if query.isActive { return false }
             }
             if let stale = filter.stale, query.isStaleForFilters(now: time) != stale { return false }
-            if let status = filter.fetchStatus, query.storedState.fetchStatus != status { return false }
+            if let status = filter.fetchStatus, query.fetchStatus != status { return false }
             return true
         }
         if found.count > 1 {
@@ -91,7 +91,7 @@ extension QueryCache {
             fresh.kind = query.kind
             for subscription in query.subscriptions {
                 subscription.query = fresh
-                subscription.lastSelected = nil
+                subscription.lastSelected = JSONValue?.none
                 subscription.baselineUpdateCount = 0
             }
             fresh.subscriptions = query.subscriptions

@@ -10,7 +10,7 @@ extension QueryCache {
     /// (a cache hit, a write) an armed timer is left as it is, as TanStack does.
     func collectWhenUnused(_ query: Query, restart: Bool = true) {
         guard query.subscriptions.isEmpty, query.run == nil, queries[query.key] === query else { return }
-        if !restart, query.bucketDeadline != nil { return }
+        if !restart, query.bucketNumber != 0 { return }
         cancelCollection(query)
         guard let gcTime = query.gcTime else { return }
         let deadline = now + max(gcTime, 0)

@@ -42,7 +42,7 @@ extension QueryCache {
         if query !== previousQuery {
             if let data = previousQuery.state.data { subscription.previousData = data }
             detach(subscription)
-            subscription.lastSelected = nil
+            subscription.lastSelected = JSONValue?.none
             attach(subscription, to: query)
         } else {
             query.adoptGcTime(resolved.gcTime)

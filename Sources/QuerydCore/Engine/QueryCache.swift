@@ -137,9 +137,9 @@ public final class QueryCache {
         if let select, let data = result.data {
             if let projected = select.resolve(in: data) {
                 result.data = projected
-                if !result.isPlaceholderData { subscription?.lastSelected = (query.dataVersion, projected) }
+                if !result.isPlaceholderData { subscription?.lastSelected = projected }
             } else {
-                result.data = subscription?.lastSelected?.value
+                result.data = subscription?.lastSelected
                 result.status = .error
                 result.isPlaceholderData = false
                 result.error =

@@ -1,103 +1,98 @@
 // One cache entry: a key, its state, the subscriptions observing it, and its running fetch.
 //
-// A query also keeps the encoded bytes of its data, made once per data change, so that cache hits
-// (pushes, replies, the `query.get` answer) splice bytes instead of encoding JSON (the read fast path).
+// The object is laid out for the common case of a million cached queries nobody observes: the key
+// (inline when short), the state's small fields, the data as encoded bytes, the gc bucket place,
+// the shared options box, and one optional reference to everything a query in use adds
+// (`QueryActivity`: subscriptions, the running fetch, parsed data, errors). `state` assembles a
+// `QueryState` from these parts and stores one back, so the engine reads and writes states whole.
 
 import QuerydJSON
 
 /// A cached query (TanStack's `Query`). Owned by `QueryCache`; reached only on the loop thread.
 public final class Query: DeadlineMember {
     public let key: QueryKey
-    /// The query's state. Reading it rebuilds the parsed data when only its encoded form is kept
-    /// (see `dropParsedDataIfUnused`), so every reader sees the data.
-    public internal(set) var state: QueryState {
-        _read {
-            if dataIsEncodedOnly { restoreParsedData() }
-            yield storedState
-        }
-        set {
-            if dataIsEncodedOnly { restoreParsedData() }
-            let oldValue = storedState
-            storedState = newValue
-            stateChanged(from: oldValue)
-        }
-        _modify {
-            if dataIsEncodedOnly { restoreParsedData() }
-            let oldValue = storedState
-            yield &storedState
-            stateChanged(from: oldValue)
-        }
-    }
-    /// The storage of `state`; its `data` is nil while `dataIsEncodedOnly`.
-    var storedState: QueryState
+    // The one-byte fields right after the key, in the padding before the next 8-byte field
+    // (Swift keeps declaration order).
+    private var storedStatus = QueryStatus.pending
+    private var storedFetchStatus = FetchStatus.idle
+    private var storedIsInvalidated = false
+    /// Whether the query is paged; fixed by its first fetch or subscription.
+    var kind = Kind.undecided
+    /// Set when the cache drops the query (`QueryCache.forget`); a dropped query never returns to
+    /// the cache, so a query found by key and not dropped is still the cache's query of that key.
+    public internal(set) var isForgotten = false
+    /// The data's canonical encoding (nil: no data); owned by this query (see `EncodedBytes`).
+    /// Only `storeData` (Query+Data.swift) replaces it.
+    var encoded: EncodedBytes?
+    private var storedDataUpdatedAt: Int64 = 0
+    private var storedDataUpdateCount = 0
     /// Grows with every state change; sent to clients so they can order what they receive.
     public private(set) var version: UInt64 = 1
-    /// Grows only when the data value itself changes (structural sharing: equal data keeps it).
-    public private(set) var dataVersion: UInt64 = 0
+    /// Where the query waits for garbage collection (see `DeadlineBuckets`; 0: it does not).
+    var bucketNumber: UInt32 = 0
+    var bucketSlot: UInt32 = 0
+    /// The last resolved options and the gcTime, shared by reference with equal queries.
+    var sharedOptions: SharedOptions
+    /// What only a query in use holds; nil while all of it is empty.
+    private var activity: QueryActivity?
+
     /// Whether the query is paged; fixed by its first fetch or subscription.
     enum Kind {
         case undecided, ordinary, infinite
     }
 
-    /// The subscriptions observing this query, in subscription order.
-    var subscriptions: [Subscription] = []
-    /// The fetch in flight, if any.
-    var run: FetchRun?
-    /// The resolved options last used to fetch or observe this query; refetches triggered by
-    /// invalidation or `queries.refetch` use them. Stored by reference: queries with equal
-    /// options share one copy (see `SharedOptions`).
-    var lastOptions: ResolvedOptions {
-        get { sharedOptions.value }
-        set {
-            if sharedOptions.value != newValue { sharedOptions = SharedOptions(newValue) }
-        }
-    }
-    /// The storage of `lastOptions`.
-    var sharedOptions: SharedOptions
-
-    /// The encoded data (see `encodedData`); the only copy of the data while `dataIsEncodedOnly`.
-    var cachedEncodedData: [UInt8]?
-
-    // The small fields last, in an order that packs them (Swift keeps declaration order).
-    /// The longest gcTime any user of the query asked for (nil: never collect).
-    var gcTime: Int64? = 0
-    /// Set when the cache drops the query (`QueryCache.forget`); a dropped query never returns to
-    /// the cache, so a query found by key and not dropped is still the cache's query of that key.
-    public internal(set) var isForgotten = false
-    var kind = Kind.undecided
-    /// Whether the parsed data was dropped and only `cachedEncodedData` holds it.
-    var dataIsEncodedOnly = false
-    /// The query's place among the queries collected at `bucketDeadline`.
-    var bucketSlot: UInt32 = 0
-    /// When the query is collected if it stays unused (nil: no collection pending); kept by the
-    /// cache's `gcBuckets`.
-    var bucketDeadline: Int64? {
-        get { storedBucketDeadline == Self.noDeadline ? nil : storedBucketDeadline }
-        set { storedBucketDeadline = newValue ?? Self.noDeadline }
-    }
-    /// `bucketDeadline` without an optional's extra byte, which would cost the object 16 bytes.
-    private var storedBucketDeadline = Query.noDeadline
-    private static let noDeadline = Int64.min
-
     init(key: QueryKey, options: SharedOptions, now: Int64) {
         self.key = key
         self.sharedOptions = options
         let resolved = options.value
-        self.storedState = QueryState(
-            initialData: resolved.initialData, initialDataUpdatedAt: resolved.initialDataUpdatedAt, now: now)
-        self.gcTime = resolved.gcTime
-    }
-
-    /// Versions and the encoded-data cache follow a state change.
-    func stateChanged(from oldValue: QueryState) {
-        version += 1
-        if storedState.data != oldValue.data {
-            dataVersion += 1
-            cachedEncodedData = nil
-            // Kept for long: drop the spare room the parser left in its objects and arrays.
-            storedState.data = storedState.data?.compacted()
+        if let initial = resolved.initialData {
+            encoded = EncodedBytes(encoding: initial)
+            storedDataUpdatedAt = resolved.initialDataUpdatedAt ?? now
+            storedStatus = .success
         }
     }
+
+    deinit {
+        encoded?.deallocate()
+    }
+
+    // MARK: - State
+
+    /// The query's state, assembled from its parts. Reading it parses the encoded data when the
+    /// parsed form is not kept (see `dropParsedDataIfUnused`); writing it bumps `version` and
+    /// re-encodes the data only when the data changed (equal data keeps its encoding).
+    public internal(set) var state: QueryState {
+        get {
+            QueryState(
+                data: parsedData, isInvalidated: storedIsInvalidated, status: storedStatus,
+                fetchStatus: storedFetchStatus, dataUpdatedAt: storedDataUpdatedAt,
+                dataUpdateCount: storedDataUpdateCount, extras: activity?.extras)
+        }
+        set { store(newValue) }
+        _modify {
+            var state = self.state
+            defer { store(state) }
+            yield &state
+        }
+    }
+
+    /// Stores every part of `state` and bumps the version.
+    private func store(_ state: QueryState) {
+        version += 1
+        storedStatus = state.status
+        storedFetchStatus = state.fetchStatus
+        storedIsInvalidated = state.isInvalidated
+        storedDataUpdatedAt = state.dataUpdatedAt
+        storedDataUpdateCount = state.dataUpdateCount
+        if state.extras !== activity?.extras { obtainActivity().extras = state.extras }
+        storeData(state.data)
+        settleActivity()
+    }
+
+    /// The fetch status, read without assembling the state.
+    var fetchStatus: FetchStatus { storedFetchStatus }
+    /// When the data was last written, read without assembling the state.
+    var dataUpdatedAt: Int64 { storedDataUpdatedAt }
 
     /// Marks a change that is not in the state (a view turning stale), so it gets its own version.
     func bumpVersion() { version += 1 }
@@ -105,50 +100,80 @@ public final class Query: DeadlineMember {
     /// Continues the version sequence of the query this one replaces, so it never goes backwards.
     func continueVersion(after previous: Query) { version = max(version, previous.version + 1) }
 
-    /// The encoded `{"data":…,"dataUpdatedAt":…}` answer of `query.get`, or nil when there is no data.
-    /// Made on each call from the cached encoded data; `writeGetAnswer(to:)` avoids the copy.
-    public var getAnswer: [UInt8]? {
-        var bytes: [UInt8] = []
-        return writeGetAnswer(to: &bytes) ? bytes : nil
-    }
-
-    /// About how many bytes `writeGetAnswer(to:)` appends (nil when the query has no data), for
-    /// reserving capacity once.
-    public var getAnswerByteCount: Int? { encodedData.map { $0.count + 40 } }
-
-    /// Appends the `query.get` answer `{"data":…,"dataUpdatedAt":…}` to `out`, splicing the cached
-    /// encoded data. Returns false (appending nothing) when the query has no data.
-    public func writeGetAnswer(to out: inout [UInt8]) -> Bool {
-        guard let encoded = encodedData else { return false }
-        Query.getAnswerHead.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(contentsOf: encoded)
-        Query.getAnswerMember.withUTF8Buffer { out.append(contentsOf: $0) }
-        JSONWriter.writeInteger(storedState.dataUpdatedAt, to: &out)
-        out.append(UInt8(ascii: "}"))
+    /// Sets `isInvalidated` without assembling the state (only a flag changes). Returns false when
+    /// the state was already invalidated.
+    func markInvalidated() -> Bool {
+        guard !storedIsInvalidated else { return false }
+        storedIsInvalidated = true
+        version += 1
         return true
     }
 
-    // Static strings: their bytes are appended as they are, with no `String` to copy from.
-    private static let getAnswerHead: StaticString = #"{"data":"#
-    private static let getAnswerMember: StaticString = #","dataUpdatedAt":"#
+    // MARK: - In use
 
-    /// The encoded data, made once per data change and shared by every push and reply.
-    var encodedData: [UInt8]? {
-        if let cachedEncodedData { return cachedEncodedData }
-        guard let data = state.data else { return nil }
-        let bytes = data.encoded
-        cachedEncodedData = bytes
-        return bytes
+    /// The subscriptions observing this query, in subscription order.
+    var subscriptions: [Subscription] {
+        get { activity?.subscriptions ?? [] }
+        set {
+            if newValue.isEmpty, activity == nil { return }
+            obtainActivity().subscriptions = newValue
+            settleActivity()
+        }
+        _modify {
+            let activity = obtainActivity()
+            defer { settleActivity() }
+            yield &activity.subscriptions
+        }
     }
 
-    /// The stored pages of an infinite query (nil when it has no data or the data is not paged).
-    var infinitePages: InfinitePages? {
-        guard kind == .infinite, let data = state.data else { return nil }
-        return InfinitePages(data: data, links: state.pageLinks)
+    /// The fetch in flight, if any.
+    var run: FetchRun? {
+        get { activity?.run }
+        set {
+            if newValue == nil, activity == nil { return }
+            obtainActivity().run = newValue
+            settleActivity()
+        }
     }
 
-    /// Whether at least one enabled subscription observes the query ("active" in filters).
-    var isActive: Bool { subscriptions.contains { $0.options.enabled } }
+    /// The parsed data kept while the query is in use, or nil (`parsedData` then parses).
+    var keptParsedData: JSONValue? { activity?.parsedData }
+
+    /// Whether the query holds an activity object (for tests of the per-query footprint).
+    var hasActivity: Bool { activity != nil }
+
+    /// The activity object, made if there is none.
+    func obtainActivity() -> QueryActivity {
+        if let activity { return activity }
+        let made = QueryActivity()
+        activity = made
+        return made
+    }
+
+    /// Drops the activity object once everything in it is empty again.
+    func settleActivity() {
+        if let activity, activity.isIdle { self.activity = nil }
+    }
+
+    // MARK: - Options
+
+    /// The resolved options last used to fetch or observe this query; refetches triggered by
+    /// invalidation or `queries.refetch` use them. Stored by reference: queries with equal
+    /// options share one copy (see `SharedOptions`).
+    var lastOptions: ResolvedOptions {
+        get { sharedOptions.value }
+        set {
+            if sharedOptions.value != newValue { sharedOptions = SharedOptions(newValue, gcTime: sharedOptions.gcTime) }
+        }
+    }
+
+    /// The longest gcTime any user of the query asked for (nil: never collect).
+    var gcTime: Int64? {
+        get { sharedOptions.gcTime }
+        set {
+            if sharedOptions.gcTime != newValue { sharedOptions = SharedOptions(sharedOptions.value, gcTime: newValue) }
+        }
+    }
 
     /// Keeps the longest gcTime seen; nil means never collect and wins over any number.
     func adoptGcTime(_ candidate: Int64?) {
@@ -160,28 +185,44 @@ public final class Query: DeadlineMember {
         gcTime = max(current, candidate)
     }
 
+    // MARK: - Reading
+
+    /// The stored pages of an infinite query (nil when it has no data or the data is not paged).
+    var infinitePages: InfinitePages? {
+        guard kind == .infinite, hasData else { return nil }
+        let state = self.state
+        return state.data.flatMap { InfinitePages(data: $0, links: state.pageLinks) }
+    }
+
+    /// Whether at least one enabled subscription observes the query ("active" in filters).
+    var isActive: Bool { subscriptions.contains { $0.options.enabled } }
+
     /// Whether data counts as stale for the given staleTime at `now` (TanStack's `isStaleByTime`).
     func isStale(staleTime: StaleTime, now: Int64) -> Bool {
         guard hasData else { return true }
         switch staleTime {
         case .static: return false
-        case .infinity: return storedState.isInvalidated
-        case .milliseconds(let ms): return storedState.isInvalidated || now >= storedState.dataUpdatedAt + ms
+        case .infinity: return storedIsInvalidated
+        case .milliseconds(let ms): return storedIsInvalidated || now >= storedDataUpdatedAt + ms
         }
     }
 
     /// The query-level staleness used by filters and `query.state`: with subscriptions, stale when
     /// any enabled one sees it stale; without, only missing or invalidated data is stale (time is ignored).
     func isStaleForFilters(now: Int64) -> Bool {
-        if subscriptions.isEmpty { return !hasData || storedState.isInvalidated }
+        let subscriptions = self.subscriptions
+        if subscriptions.isEmpty { return !hasData || storedIsInvalidated }
         return subscriptions.contains { $0.options.enabled && isStale(staleTime: $0.options.staleTime, now: now) }
     }
 
     /// Whether refetch triggers (invalidate, `queries.refetch`, reset) skip the query: disabled
     /// (subscribed but none enabled, or unsubscribed and never fetched) or static.
     var isExcludedFromRefetch: Bool {
+        let subscriptions = self.subscriptions
         if subscriptions.contains(where: { $0.options.staleTime == .static }) { return true }
-        if subscriptions.isEmpty { return storedState.dataUpdateCount + storedState.errorUpdateCount == 0 }
+        if subscriptions.isEmpty {
+            return storedDataUpdateCount + (activity?.extras?.fields.errorUpdateCount ?? 0) == 0
+        }
         return !isActive
     }
 }

@@ -33,7 +33,8 @@ public struct QueryState: Sendable, Equatable {
     /// Successful fetches and manual writes so far (initial data does not count).
     public var dataUpdateCount = 0
     /// The rarely-set fields; nil until one of them is set to something other than its default.
-    private var extras: QueryStateExtras?
+    /// (Internal so that `Query` can store them apart from the rest.)
+    var extras: QueryStateExtras?
 
     /// The last final error, as a JSON-RPC error object.
     public var error: JSONValue? {
@@ -95,6 +96,20 @@ public struct QueryState: Sendable, Equatable {
         else { return false }
         if a.extras !== b.extras, (a.extras?.fields ?? .init()) != (b.extras?.fields ?? .init()) { return false }
         return a.data == b.data
+    }
+
+    /// A state assembled from the parts `Query` stores.
+    init(
+        data: JSONValue?, isInvalidated: Bool, status: QueryStatus, fetchStatus: FetchStatus, dataUpdatedAt: Int64,
+        dataUpdateCount: Int, extras: QueryStateExtras?
+    ) {
+        self.data = data
+        self.isInvalidated = isInvalidated
+        self.status = status
+        self.fetchStatus = fetchStatus
+        self.dataUpdatedAt = dataUpdatedAt
+        self.dataUpdateCount = dataUpdateCount
+        self.extras = extras
     }
 
     /// An empty state, or one seeded with initial data.

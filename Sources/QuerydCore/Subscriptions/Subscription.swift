@@ -27,7 +27,7 @@ final class Subscription {
     /// subscriptions that were sent the same view.
     var lastView: QueryView?
     /// The last good `select` projection, shown while a select error is reported.
-    var lastSelected: (dataVersion: UInt64, value: JSONValue)?
+    var lastSelected: JSONValue?
     /// Fires when the data turns stale, so the `isStale` flip is pushed.
     var staleTimer: TimerHandle?
     var staleDeadline: Int64?

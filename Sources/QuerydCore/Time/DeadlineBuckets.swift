@@ -3,104 +3,134 @@
 // Garbage collection gives every unused query a deadline; a scheduler timer each (a heap entry, a
 // closure context, a weak reference's side table) would cost more than the query's own state. Here
 // members with the same deadline share one bucket (an array of references) and one timer. A member
-// records its deadline and its slot in that bucket, so cancelling is O(1): the bucket's live count
-// drops, and the stale reference (whose member no longer points back at it) is skipped when the
-// bucket fires, or dropped earlier when the bucket compacts.
+// records its bucket's number and its slot in that bucket (two 32-bit fields), so cancelling is
+// O(1): the bucket's live count drops, and the stale reference (whose member no longer points back
+// at it) is skipped when the bucket fires, or dropped earlier when the bucket compacts.
 
-/// An object that can wait in `DeadlineBuckets`: it stores the deadline it waits for.
+/// An object that can wait in `DeadlineBuckets`: it stores where it waits. Only `DeadlineBuckets`
+/// writes these fields.
 protocol DeadlineMember: AnyObject {
-    /// The deadline the member waits for in its `DeadlineBuckets`, or nil when it waits for none.
-    /// Only `DeadlineBuckets` writes it.
-    var bucketDeadline: Int64? { get set }
-    /// The member's index in the bucket of `bucketDeadline`. Only `DeadlineBuckets` writes it.
+    /// The number of the bucket the member waits in (0: it waits in none).
+    var bucketNumber: UInt32 { get set }
+    /// The member's index in that bucket.
     var bucketSlot: UInt32 { get set }
 }
 
 /// Members waiting for deadlines, grouped by deadline; each non-empty group owns one timer.
 struct DeadlineBuckets<Member: DeadlineMember> {
     private final class Bucket {
-        /// Members in the order they were added; an entry is live when its member's deadline is this
-        /// bucket's and its slot is the entry's index.
+        let deadline: Int64
+        /// Members in the order they were added; an entry is live when its member's bucket number
+        /// is this bucket's and its slot is the entry's index.
         var members: [Member]
         /// How many of `members` still wait for this deadline.
         var live = 1
         var timer: TimerHandle?
 
-        init(_ member: Member) {
+        init(_ member: Member, deadline: Int64) {
+            self.deadline = deadline
             members = [member]
         }
     }
 
-    private var buckets: [Int64: Bucket] = [:]
+    /// Buckets by number - 1; nil entries are free numbers (listed in `freeNumbers`).
+    private var buckets: [Bucket?] = []
+    private var freeNumbers: [UInt32] = []
+    private var numbersByDeadline: [Int64: UInt32] = [:]
 
     /// Creates an empty set of buckets.
     init() {}
 
     /// The number of distinct deadlines waited for.
-    var bucketCount: Int { buckets.count }
+    var bucketCount: Int { numbersByDeadline.count }
+
+    /// The deadline `member` waits for, if any.
+    func deadline(of member: Member) -> Int64? {
+        member.bucketNumber == 0 ? nil : buckets[Int(member.bucketNumber) - 1]?.deadline
+    }
 
     /// Makes `member` wait for `deadline` (after the members already waiting for it), cancelling
     /// any deadline it waited for. Returns true when `deadline` is new: the caller must then
     /// schedule a timer for it and hand it over with `setTimer(_:for:)`.
     mutating func add(_ member: Member, at deadline: Int64) -> Bool {
         cancel(member)
-        member.bucketDeadline = deadline
-        if let bucket = buckets[deadline] {
+        if let number = numbersByDeadline[deadline], let bucket = buckets[Int(number) - 1] {
+            member.bucketNumber = number
             member.bucketSlot = UInt32(bucket.members.count)
             bucket.members.append(member)
             bucket.live += 1
             return false
         }
+        let bucket = Bucket(member, deadline: deadline)
+        let number: UInt32
+        if let free = freeNumbers.popLast() {
+            number = free
+            buckets[Int(number) - 1] = bucket
+        } else {
+            buckets.append(bucket)
+            number = UInt32(buckets.count)
+        }
+        numbersByDeadline[deadline] = number
+        member.bucketNumber = number
         member.bucketSlot = 0
-        buckets[deadline] = Bucket(member)
         return true
     }
 
     /// Records the timer that fires the bucket of `deadline`, so that it can be cancelled.
     func setTimer(_ timer: TimerHandle, for deadline: Int64) {
-        buckets[deadline]?.timer = timer
+        guard let number = numbersByDeadline[deadline] else { return }
+        buckets[Int(number) - 1]?.timer = timer
     }
 
     /// Stops `member` waiting. Returns the timer to cancel when its bucket became empty.
     @discardableResult
     mutating func cancel(_ member: Member) -> TimerHandle? {
-        guard let deadline = member.bucketDeadline else { return nil }
-        member.bucketDeadline = nil
-        guard let bucket = buckets[deadline] else { return nil }
+        let number = member.bucketNumber
+        guard number != 0 else { return nil }
+        member.bucketNumber = 0
+        guard let bucket = buckets[Int(number) - 1] else { return nil }
         bucket.live -= 1
         if bucket.live == 0 {
-            buckets[deadline] = nil
+            release(number, deadline: bucket.deadline)
             return bucket.timer
         }
         if bucket.members.count > 2 * bucket.live + 8 {
-            compact(bucket, deadline: deadline)
+            compact(bucket, number: number)
         }
         return nil
     }
 
+    /// Frees a bucket's number for reuse (its entries go with the bucket object).
+    private mutating func release(_ number: UInt32, deadline: Int64) {
+        numbersByDeadline[deadline] = nil
+        buckets[Int(number) - 1] = nil
+        freeNumbers.append(number)
+    }
+
     /// Drops the entries of `bucket` that are no longer live and renumbers the slots of the rest.
-    private func compact(_ bucket: Bucket, deadline: Int64) {
+    private func compact(_ bucket: Bucket, number: UInt32) {
         var kept: [Member] = []
         kept.reserveCapacity(bucket.live)
-        for (index, member) in bucket.members.enumerated() where Self.isLive(member, at: index, deadline) {
+        for (index, member) in bucket.members.enumerated() where Self.isLive(member, at: index, number) {
             member.bucketSlot = UInt32(kept.count)
             kept.append(member)
         }
         bucket.members = kept
     }
 
-    private static func isLive(_ member: Member, at index: Int, _ deadline: Int64) -> Bool {
-        member.bucketDeadline == deadline && Int(member.bucketSlot) == index
+    private static func isLive(_ member: Member, at index: Int, _ number: UInt32) -> Bool {
+        member.bucketNumber == number && Int(member.bucketSlot) == index
     }
 
     /// Removes the bucket of `deadline` (its timer fired) and returns the members still waiting for
     /// it, in the order they were added, each no longer waiting.
     mutating func takeDue(_ deadline: Int64) -> [Member] {
-        guard let bucket = buckets.removeValue(forKey: deadline) else { return [] }
+        guard let number = numbersByDeadline[deadline], let bucket = buckets[Int(number) - 1] else { return [] }
+        release(number, deadline: deadline)
         var due: [Member] = []
         due.reserveCapacity(bucket.live)
-        for (index, member) in bucket.members.enumerated() where Self.isLive(member, at: index, deadline) {
-            member.bucketDeadline = nil
+        for (index, member) in bucket.members.enumerated() where Self.isLive(member, at: index, number) {
+            member.bucketNumber = 0
             due.append(member)
         }
         return due

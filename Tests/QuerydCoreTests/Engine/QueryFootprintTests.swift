@@ -48,18 +48,19 @@ import Testing
         let value: JSONValue = ["i": 1, "pad": "xxxxxxxxxxxxxxxxxxxxxxxx", "list": [1.5, nil, "s"]]
         h.set(key("k"), value)
         let query = h.cache.query(key("k"))!
-        #expect(query.dataIsEncodedOnly)
+        #expect(query.keptParsedData == nil)
         #expect(query.getAnswer != nil)
-        #expect(query.dataIsEncodedOnly)
-        let dataVersion = query.dataVersion
+        #expect(query.keptParsedData == nil)
+        let block = query.encodedDataAddress
         #expect(query.state.data == value)
-        #expect(!query.dataIsEncodedOnly)
+        #expect(query.keptParsedData == value)
         h.set(key("k"), value)
-        #expect(query.dataVersion == dataVersion)
-        #expect(query.dataIsEncodedOnly)
+        #expect(query.encodedDataAddress == block)
+        #expect(query.keptParsedData == nil)
         h.set(key("k"), ["i": 2])
-        #expect(query.dataVersion == dataVersion + 1)
+        #expect(query.keptParsedData == nil)
         #expect(h.cache.state(of: key("k"))?.data == ["i": 2])
+        #expect(query.getAnswer == Array(#"{"data":{"i":2},"dataUpdatedAt":1700000000000}"#.utf8))
     }
 
     @Test func aSubscribedQueryKeepsItsParsedData() {
@@ -67,6 +68,32 @@ import Testing
         h.register("k")
         h.subscribe(key("k"))
         h.set(key("k"), ["i": 1])
-        #expect(h.cache.query(key("k"))?.dataIsEncodedOnly == false)
+        #expect(h.cache.query(key("k"))?.keptParsedData == ["i": 1])
+    }
+
+    @Test func anUnusedQueryWithDataNeedsNoSideObjectAndFitsIn104Bytes() {
+        let h = EngineHarness()
+        h.set(key("m", 123456), ["i": 123456, "pad": "xx"])
+        let query = h.cache.query(key("m", 123456))!
+        #expect(!query.hasActivity)
+        #expect(query.hasData)
+        // The object's stored properties (after the 16-byte object header) in declaration order:
+        // key, five one-byte fields, then seven 8-byte words. 104 bytes is a 112-byte malloc chunk.
+        let storedBytes = 16 + MemoryLayout<QueryKey>.size + 5
+        #expect((storedBytes + 7) / 8 * 8 + 7 * 8 <= 104)
+    }
+
+    @Test func theActivityObjectComesAndGoesWithUse() {
+        let h = EngineHarness()
+        h.register("k")
+        let (sub, _) = h.subscribe(key("k"))
+        let query = h.cache.query(key("k"))!
+        #expect(query.hasActivity)
+        h.answer(key("k"), 1)
+        h.unsubscribe(sub)
+        #expect(query.subscriptions.isEmpty && query.run == nil)
+        h.set(key("k"), 2)
+        #expect(!query.hasActivity)
+        #expect(query.state.data == 2)
     }
 }

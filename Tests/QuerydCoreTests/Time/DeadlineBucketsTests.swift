@@ -8,7 +8,7 @@ import Testing
 /// A member with a name, to see which ones come out.
 private final class Waiter: DeadlineMember {
     let name: String
-    var bucketDeadline: Int64?
+    var bucketNumber: UInt32 = 0
     var bucketSlot: UInt32 = 0
 
     init(_ name: String) {
@@ -26,6 +26,7 @@ private final class Buckets {
     @discardableResult
     func cancel(_ member: Waiter) -> TimerHandle? { inner.cancel(member) }
     func takeDue(_ deadline: Int64) -> [Waiter] { inner.takeDue(deadline) }
+    func deadline(of member: Waiter) -> Int64? { inner.deadline(of: member) }
 }
 
 @Suite struct DeadlineBucketsTests {
@@ -39,8 +40,8 @@ private final class Buckets {
         #expect(buckets.add(c, at: 200))
         #expect(buckets.bucketCount == 2)
         #expect(buckets.takeDue(100).map(\.name) == ["a", "b"])
-        #expect(a.bucketDeadline == nil && b.bucketDeadline == nil)
-        #expect(c.bucketDeadline == 200)
+        #expect(buckets.deadline(of: a) == nil && buckets.deadline(of: b) == nil)
+        #expect(buckets.deadline(of: c) == 200)
         #expect(buckets.takeDue(100).isEmpty)
         #expect(buckets.bucketCount == 1)
     }
@@ -56,7 +57,7 @@ private final class Buckets {
         buckets.setTimer(timer, for: 100)
         #expect(!buckets.add(b, at: 100))
         #expect(buckets.cancel(a) == nil)
-        #expect(a.bucketDeadline == nil)
+        #expect(buckets.deadline(of: a) == nil)
         #expect(buckets.cancel(a) == nil)
         #expect(buckets.cancel(b) == timer)
         #expect(buckets.bucketCount == 0)
@@ -72,6 +73,23 @@ private final class Buckets {
         #expect(buckets.add(a, at: 300))
         #expect(buckets.takeDue(100).map(\.name) == ["b"])
         #expect(buckets.takeDue(300).map(\.name) == ["a"])
+    }
+
+    @Test func aFreedBucketNumberIsReusedWithoutRevivingItsOldEntries() {
+        let buckets = Buckets()
+        let a = Waiter("a")
+        let b = Waiter("b")
+        #expect(buckets.add(a, at: 100))
+        #expect(!buckets.add(b, at: 100))
+        #expect(buckets.add(a, at: 200))
+        #expect(buckets.takeDue(100).map(\.name) == ["b"])
+        // Bucket 100's number is free again; the new deadline takes it, and only its own member
+        // comes out of it.
+        #expect(buckets.add(b, at: 300))
+        #expect(buckets.deadline(of: b) == 300 && buckets.deadline(of: a) == 200)
+        #expect(buckets.takeDue(300).map(\.name) == ["b"])
+        #expect(buckets.takeDue(200).map(\.name) == ["a"])
+        #expect(buckets.bucketCount == 0)
     }
 
     @Test func reAddingToTheSameDeadlineMovesTheMemberToTheEnd() {
