@@ -53,12 +53,12 @@ public final class PersistenceWriter: QueryCacheObserver {
         var batch: [StoreChange] = []
         batch.reserveCapacity(pending.count)
         for key in pending {
-            if let query = cache.query(key), let data = query.state.data {
+            if let state = cache.persistedState(of: key) {
                 batch.append(
                     .upsert(
                         StoredQuery(
-                            key: key, data: data, dataUpdatedAt: query.state.dataUpdatedAt,
-                            dataUpdateCount: query.state.dataUpdateCount)))
+                            key: key, data: state.data, dataUpdatedAt: state.dataUpdatedAt,
+                            dataUpdateCount: state.dataUpdateCount)))
             } else {
                 batch.append(.delete(key))
             }

@@ -54,3 +54,16 @@ extension QueryCache {
         return true
     }
 }
+
+extension QueryCache {
+    /// What persistence writes for `key`: the data with its update time and count, or nil when
+    /// the key is not cached or has no data. Reading it does not leave a parsed copy of an unused
+    /// query's data behind.
+    public func persistedState(of key: QueryKey) -> (data: JSONValue, dataUpdatedAt: Int64, dataUpdateCount: Int)? {
+        guard let query = queries[key] else { return nil }
+        let state = query.state
+        query.dropParsedDataIfUnused()
+        guard let data = state.data else { return nil }
+        return (data, state.dataUpdatedAt, state.dataUpdateCount)
+    }
+}

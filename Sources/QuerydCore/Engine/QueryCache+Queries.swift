@@ -29,7 +29,7 @@ extension QueryCache {
         let resolved = resolve(options, for: key, defaultRetry: 0)
         let query = try prepareQuery(key, options: resolved)
         query.lastOptions = resolved
-        let hasData = query.state.data != nil
+        let hasData = query.hasData
         let usable =
             switch mode {
             case .ensure: hasData
@@ -38,6 +38,7 @@ extension QueryCache {
         if usable {
             completion(.success(result(of: query, staleTime: resolved.staleTime, select: resolved.select)))
             collectWhenUnused(query, restart: false)
+            query.dropParsedDataIfUnused()
             return nil
         }
         let run = startFetch(query, options: resolved, cancelRefetch: false)
@@ -60,7 +61,9 @@ extension QueryCache {
     /// staleTime 0 (so any data is stale), or nil when the key is not cached.
     public func state(of key: QueryKey) -> QueryResult? {
         guard let query = queries[key] else { return nil }
-        return result(of: query, staleTime: .milliseconds(0))
+        let result = result(of: query, staleTime: .milliseconds(0))
+        query.dropParsedDataIfUnused()
+        return result
     }
 
     /// Writes data (or a merge patch) as a successful update at `updatedAt` (default now); creates

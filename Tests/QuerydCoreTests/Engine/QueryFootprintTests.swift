@@ -63,6 +63,16 @@ import Testing
         #expect(query.getAnswer == Array(#"{"data":{"i":2},"dataUpdatedAt":1700000000000}"#.utf8))
     }
 
+    @Test func readingAnUnusedQuerysStateOrPersistedDataLeavesNoParsedCopy() {
+        let h = EngineHarness()
+        h.set(key("k"), ["i": 1])
+        let query = h.cache.query(key("k"))!
+        #expect(h.cache.state(of: key("k"))?.data == ["i": 1])
+        #expect(query.keptParsedData == nil && !query.hasActivity)
+        #expect(h.cache.persistedState(of: key("k"))?.data == ["i": 1])
+        #expect(query.keptParsedData == nil && !query.hasActivity)
+    }
+
     @Test func aSubscribedQueryKeepsItsParsedData() {
         let h = EngineHarness()
         h.register("k")
