@@ -37,6 +37,8 @@ struct DeadlineBuckets<Member: DeadlineMember> {
     private var buckets: [Bucket?] = []
     private var freeNumbers: [UInt32] = []
     private var numbersByDeadline: [Int64: UInt32] = [:]
+    /// The bucket made last: the one still growing while the clock stays on its millisecond.
+    private var newestNumber: UInt32 = 0
 
     /// Creates an empty set of buckets.
     init() {}
@@ -61,6 +63,7 @@ struct DeadlineBuckets<Member: DeadlineMember> {
             bucket.live += 1
             return false
         }
+        trimNewestBucket()
         let bucket = Bucket(member, deadline: deadline)
         let number: UInt32
         if let free = freeNumbers.popLast() {
@@ -71,9 +74,20 @@ struct DeadlineBuckets<Member: DeadlineMember> {
             number = UInt32(buckets.count)
         }
         numbersByDeadline[deadline] = number
+        newestNumber = number
         member.bucketNumber = number
         member.bucketSlot = 0
         return true
+    }
+
+    /// Gives back the spare capacity of the bucket made last, now that a newer deadline has its
+    /// own: deadlines mostly grow with the clock, so it rarely grows again, and an array that
+    /// doubled as it filled is a quarter empty on average (at a million waiting queries, ~3 MB).
+    private func trimNewestBucket() {
+        guard newestNumber != 0, let bucket = buckets[Int(newestNumber) - 1],
+            bucket.members.capacity > bucket.members.count + 8
+        else { return }
+        bucket.members = bucket.members.withUnsafeBufferPointer { Array($0) }
     }
 
     /// Records the timer that fires the bucket of `deadline`, so that it can be cancelled.

@@ -113,6 +113,17 @@ private final class Buckets {
         #expect(buckets.takeDue(100).map(\.name) == ["b", "a"])
     }
 
+    @Test func anOlderBucketTrimmedWhenANewerOneStartsKeepsGrowingInOrder() {
+        let buckets = Buckets()
+        let early = (0..<20).map { Waiter("e\($0)") }
+        for waiter in early { _ = buckets.add(waiter, at: 100) }
+        #expect(buckets.add(Waiter("late"), at: 200))
+        let extra = Waiter("extra")
+        #expect(!buckets.add(extra, at: 100))
+        buckets.cancel(early[3])
+        #expect(buckets.takeDue(100).map(\.name) == early.map(\.name).filter { $0 != "e3" } + ["extra"])
+    }
+
     @Test func compactionKeepsOrderAndSlots() {
         let buckets = Buckets()
         let waiters = (0..<40).map { Waiter("w\($0)") }
