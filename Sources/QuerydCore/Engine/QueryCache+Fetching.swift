@@ -24,7 +24,7 @@ extension QueryCache {
     {
         var inherited: [FetchRun.Waiter] = []
         if let run = query.run {
-            guard cancelRefetch, query.state.data != nil else {
+            guard cancelRefetch, query.hasData else {
                 run.retriesCancelled = false
                 return run
             }
@@ -61,7 +61,7 @@ extension QueryCache {
         if offline {
             run.phase = .waitingForNetwork
             queriesWaitingForNetwork[query.key] = query
-            if query.state.fetchStatus != .paused {
+            if query.fetchStatus != .paused {
                 query.state.fetchStatus = .paused
                 publish(query)
             }
@@ -70,7 +70,7 @@ extension QueryCache {
         guard let fetcher = registry.choose(for: query.key) else {
             run.phase = .waitingForFetcher
             queriesWaitingForFetcher[query.key] = query
-            if query.state.fetchStatus != .paused {
+            if query.fetchStatus != .paused {
                 query.state.fetchStatus = .paused
                 publish(query)
             }
@@ -84,7 +84,7 @@ extension QueryCache {
         run.lastAttemptCancellable = fetcher.cancellable
         attempts[attempt] = query
         fetcher.inFlight += 1
-        if query.state.fetchStatus != .fetching {
+        if query.fetchStatus != .fetching {
             query.state.fetchStatus = .fetching
             publish(query)
         }
@@ -290,7 +290,7 @@ extension QueryCache {
             query.state.failed(error: CacheFailure.fetchFailed(AttemptError.cancelled).jsonValue, at: now)
         }
         publish(query)
-        let failure: CacheFailure? = revert && query.state.data != nil ? nil : .cancelled(reason)
+        let failure: CacheFailure? = revert && query.hasData ? nil : .cancelled(reason)
         settle(run, of: query, failure: failure)
         collectWhenUnused(query)
     }

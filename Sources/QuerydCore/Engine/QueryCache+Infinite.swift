@@ -23,7 +23,7 @@ extension QueryCache {
             }
         }
         // Initial data is applied whenever the query has no data yet, so check it in that case too.
-        if wantsInfinite, queries[key]?.state.data == nil, let initial = options.initialData,
+        if wantsInfinite, queries[key]?.hasData != true, let initial = options.initialData,
             InfinitePages(data: initial, links: nil) == nil
         {
             throw .kindMismatch(

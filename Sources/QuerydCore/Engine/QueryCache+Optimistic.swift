@@ -29,7 +29,7 @@ extension QueryCache {
     func restoreSnapshot(_ query: Query, _ snapshot: QueryState) {
         var restored = snapshot
         if let run = query.run {
-            restored.fetchStatus = query.state.fetchStatus
+            restored.fetchStatus = query.fetchStatus
             restored.failureCount = query.state.failureCount
             restored.failureReason = query.state.failureReason
             restored.fetchDirection = query.state.fetchDirection
@@ -49,7 +49,7 @@ extension QueryCache {
     /// `queries.invalidate` does to each query it matches).
     func invalidate(_ query: Query, refetchType: RefetchType) {
         guard isCached(query) else { return }
-        if !query.state.isInvalidated {
+        if !query.isInvalidated {
             query.state.isInvalidated = true
             publish(query)
         }

@@ -33,7 +33,7 @@ extension QueryCache {
     @discardableResult
     public func restore(key: QueryKey, data: JSONValue, dataUpdatedAt: Int64, dataUpdateCount: Int) -> Bool {
         if let existing = queries[key] {
-            if existing.state.data != nil, existing.state.dataUpdatedAt >= dataUpdatedAt { return false }
+            if existing.hasData, existing.dataUpdatedAt >= dataUpdatedAt { return false }
             if existing.kind == .infinite { return false }
         }
         let query = obtainQuery(key, options: resolve(QueryOptions(), for: key, defaultRetry: 0))

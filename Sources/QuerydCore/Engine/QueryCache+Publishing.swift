@@ -131,11 +131,10 @@ private struct Staleness {
 
     init(of query: Query, staleTime: StaleTime, enabled: Bool, now: Int64) {
         isStale = enabled && query.isStale(staleTime: staleTime, now: now)
-        let state = query.state
-        if enabled, case .milliseconds(let ms) = staleTime, state.data != nil, !state.isInvalidated,
-            state.dataUpdatedAt + ms > now
+        if enabled, case .milliseconds(let ms) = staleTime, query.hasData, !query.isInvalidated,
+            query.dataUpdatedAt + ms > now
         {
-            deadline = state.dataUpdatedAt + ms
+            deadline = query.dataUpdatedAt + ms
         }
     }
 }

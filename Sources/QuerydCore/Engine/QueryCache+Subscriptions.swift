@@ -106,7 +106,7 @@ extension QueryCache {
 
     /// TanStack's shouldFetchOnMount: missing data always loads; cached data per refetchOnSubscribe.
     private func shouldFetchOnSubscribe(_ query: Query, _ options: ResolvedOptions) -> Bool {
-        guard query.state.data != nil else { return true }
+        guard query.hasData else { return true }
         switch options.refetchOnSubscribe {
         case .always: return options.staleTime != .static
         case .ifStale: return query.isStale(staleTime: options.staleTime, now: now)

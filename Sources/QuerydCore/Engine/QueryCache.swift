@@ -161,7 +161,7 @@ public final class QueryCache {
     /// as that party's staleTime makes it (the view `ViewShare` shares).
     func sharedResult(of query: Query, isStale: Bool) -> QueryResult {
         var result = stateView(of: query, isStale: isStale)
-        if query.state.data != nil { result.encodedData = query.encodedData }
+        if query.hasData { result.encodedData = query.encodedData }
         result.infinite = infiniteFlags(of: query, status: result.status)
         return result
     }

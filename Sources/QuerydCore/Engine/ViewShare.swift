@@ -28,7 +28,7 @@ struct ViewShare {
     /// Whether a subscription with these options sees the shared view of `query`: no select, and
     /// no placeholder shown now.
     static func applies(select: JSONPointer?, placeholder: Placeholder?, to query: Query) -> Bool {
-        select == nil && (placeholder == nil || query.state.status != .pending)
+        select == nil && (placeholder == nil || query.status != .pending)
     }
 
     /// Moves the share out (leaving an empty one), emptied unless it holds views of `query`.

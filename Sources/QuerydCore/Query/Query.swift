@@ -27,7 +27,10 @@ public final class Query: DeadlineMember {
     private var storedDataUpdatedAt: Int64 = 0
     private var storedDataUpdateCount = 0
     /// Grows with every state change; sent to clients so they can order what they receive.
-    public private(set) var version: UInt64 = 1
+    /// Read for every subscription a publish visits; no access to it spans a call that could reach
+    /// it again (every write is a single increment or assignment), so accesses are not checked for
+    /// exclusivity.
+    @exclusivity(unchecked) public private(set) var version: UInt64 = 1
     /// Where the query waits for garbage collection (see `DeadlineBuckets`; 0: it does not).
     var bucketNumber: UInt32 = 0
     var bucketSlot: UInt32 = 0
@@ -89,10 +92,14 @@ public final class Query: DeadlineMember {
         settleActivity()
     }
 
+    /// The status, read without assembling the state.
+    var status: QueryStatus { storedStatus }
     /// The fetch status, read without assembling the state.
     var fetchStatus: FetchStatus { storedFetchStatus }
     /// When the data was last written, read without assembling the state.
     var dataUpdatedAt: Int64 { storedDataUpdatedAt }
+    /// Whether the query is invalidated, read without assembling the state.
+    var isInvalidated: Bool { storedIsInvalidated }
 
     /// Marks a change that is not in the state (a view turning stale), so it gets its own version.
     func bumpVersion() { version += 1 }
