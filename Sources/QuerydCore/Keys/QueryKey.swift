@@ -1,4 +1,5 @@
-// A query key: a non-empty JSON array whose identity is its canonical JSON text.
+// A query key: a non-empty JSON array whose identity is its canonical JSON text, held inline when
+// short (see QueryKey+InlineBytes.swift).
 //
 // Equality and hashing are over the key's canonical bytes (see QueryKey+Canonical.swift), which
 // are equal exactly when the JSON values are: object member order does not matter (TanStack's
@@ -21,12 +22,21 @@ public struct QueryKeyError: Error, Sendable, Equatable {
 /// The identity of a cached query: a non-empty JSON array compared canonically
 /// (object members in any order are equal; array order matters; `1` and `1.0` are equal).
 ///
-/// Only the canonical bytes are stored (one small array per key); the elements are decoded from
-/// them when asked for, so a key read back has its canonical spelling (members sorted, strings in
-/// NFC, numbers in their identity text).
+/// Only the canonical bytes are stored: in place when there are at most 23 of them (no heap
+/// allocation), else in one array. The elements are decoded from them when asked for, so a key read
+/// back has its canonical spelling (members sorted, strings in NFC, numbers in their identity text).
 public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
+    /// Where a key's canonical bytes are. The kind is a function of the bytes: at most
+    /// `InlineKeyBytes.capacity` are always inline, more are always on the heap.
+    enum Storage: Sendable {
+        /// Short bytes, held in place.
+        case inline(InlineKeyBytes)
+        /// Longer bytes (more than `InlineKeyBytes.capacity`).
+        case heap([UInt8])
+    }
+
     /// The canonical bytes: the key's identity.
-    let canonical: [UInt8]
+    let storage: Storage
 
     /// Creates a key from a JSON value, which must be a non-empty array.
     /// - Throws: `QueryKeyError` when `value` is not an array or is an empty array.
@@ -34,19 +44,34 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
         guard case .array(let elements) = value, !elements.isEmpty else {
             throw QueryKeyError(message: "query key must be a non-empty JSON array")
         }
-        self.canonical = QueryKey.canonicalBytes(elements)
+        self.init(lookingUp: QueryKey.canonicalBytes(elements))
     }
 
     /// Creates a key from its elements.
     /// - Precondition: `elements` is not empty.
     public init(elements: [JSONValue]) {
         precondition(!elements.isEmpty, "query key must be a non-empty JSON array")
-        self.canonical = QueryKey.canonicalBytes(elements)
+        self.init(lookingUp: QueryKey.canonicalBytes(elements))
     }
 
-    /// A key from canonical bytes made by `writeCanonical` (a lookup key, or a stored copy).
+    /// A key from canonical bytes made by `writeCanonical` (a lookup key, or a stored copy). Long
+    /// bytes are kept as they are, spare capacity included (see `compacted`).
     init(lookingUp canonical: [UInt8]) {
-        self.canonical = canonical
+        if canonical.count <= InlineKeyBytes.capacity {
+            self.storage = .inline(canonical.withUnsafeBytes { InlineKeyBytes($0)! })
+        } else {
+            self.storage = .heap(canonical)
+        }
+    }
+
+    /// A key from canonical bytes made by `writeCanonical`, copied (long ones to an array of their
+    /// own).
+    init(canonicalBytes bytes: UnsafeRawBufferPointer) {
+        if let inline = InlineKeyBytes(bytes) {
+            self.storage = .inline(inline)
+        } else {
+            self.storage = .heap(Array(bytes))
+        }
     }
 
     private static func canonicalBytes(_ elements: [JSONValue]) -> [UInt8] {
@@ -55,12 +80,47 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
         return bytes
     }
 
+    /// Calls `body` with the key's canonical bytes, which are valid only during the call.
+    public func withCanonicalBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch storage {
+        case .inline(let bytes): return try bytes.withBytes(body)
+        case .heap(let bytes): return try bytes.withUnsafeBytes(body)
+        }
+    }
+
+    /// The number of canonical bytes.
+    public var canonicalByteCount: Int {
+        switch storage {
+        case .inline(let bytes): return bytes.count
+        case .heap(let bytes): return bytes.count
+        }
+    }
+
+    /// The canonical bytes as a new array (allocates: for rare use; see `withCanonicalBytes`).
+    var canonical: [UInt8] {
+        switch storage {
+        case .inline(let bytes): return bytes.withBytes { Array($0) }
+        case .heap(let bytes): return bytes
+        }
+    }
+
     /// Keys are equal when their canonical bytes are.
-    public static func == (lhs: QueryKey, rhs: QueryKey) -> Bool { lhs.canonical == rhs.canonical }
+    public static func == (lhs: QueryKey, rhs: QueryKey) -> Bool {
+        // The storage kind follows from the byte count, so keys stored differently differ. (One
+        // switch at a time: matching the pair of storages copied the arrays and was slower.)
+        switch lhs.storage {
+        case .inline(let a):
+            guard case .inline(let b) = rhs.storage else { return false }
+            return a == b
+        case .heap(let a):
+            guard case .heap(let b) = rhs.storage else { return false }
+            return a == b
+        }
+    }
 
     /// Hashes the canonical bytes.
     public func hash(into hasher: inout Hasher) {
-        canonical.withUnsafeBytes { hasher.combine(bytes: $0) }
+        withCanonicalBytes { hasher.combine(bytes: $0) }
     }
 
     /// The elements of the key array, in order (decoded from the canonical bytes). Never empty.
@@ -76,22 +136,35 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
         do {
             // The bytes are this type's own compact encoding of a key that was parsed within the
             // request depth limit, so they always parse.
-            return try JSONParser.parse(canonical, maxDepth: .max)
+            return try withCanonicalBytes { bytes throws(JSONParseError) in
+                try JSONParser.parse(bytes, maxDepth: .max)
+            }
         } catch {
             preconditionFailure("a query key's canonical bytes do not parse: \(error)")
         }
     }
 
     /// Appends the key's canonical JSON text.
-    public func write(to out: inout [UInt8]) { out.append(contentsOf: canonical) }
+    public func write(to out: inout [UInt8]) {
+        switch storage {
+        case .inline(let bytes): bytes.withBytes { out.append(contentsOf: $0) }
+        case .heap(let bytes): out.append(contentsOf: bytes)
+        }
+    }
 
     /// The canonical JSON text of the key (compact, object members sorted), which is its identity.
-    public var description: String { String(decoding: canonical, as: UTF8.self) }
+    public var description: String {
+        withCanonicalBytes { String(decoding: $0, as: UTF8.self) }
+    }
 }
 
 extension QueryKey: Comparable {
-    /// Keys order by their canonical bytes: NFC UTF-8, so this is also the order of their text.
+    /// Keys order by their canonical bytes (unsigned, a prefix first): NFC UTF-8, so this is also
+    /// the order of their text.
     public static func < (lhs: QueryKey, rhs: QueryKey) -> Bool {
-        lhs.canonical.lexicographicallyPrecedes(rhs.canonical)
+        if case .inline(let a) = lhs.storage, case .inline(let b) = rhs.storage {
+            return InlineKeyBytes.precedes(a, b)
+        }
+        return lhs.withCanonicalBytes { a in rhs.withCanonicalBytes { b in a.lexicographicallyPrecedes(b) } }
     }
 }

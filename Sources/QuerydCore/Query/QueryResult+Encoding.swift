@@ -46,7 +46,8 @@ extension QueryResult {
         writer.bool("isRefetching", isRefetching)
         writer.bool("isStale", isStale)
         writer.bool("isSuccess", isSuccess)
-        writer.raw("key", key.canonical)
+        writer.name("key")
+        key.write(to: &writer.buffer)
         if let observers { writer.int("observers", Int64(observers)) }
         writer.string("status", status.rawValue)
         writer.int("version", Int64(truncatingIfNeeded: version))
