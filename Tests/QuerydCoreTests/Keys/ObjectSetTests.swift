@@ -50,10 +50,8 @@ private final class Token {}
         for token in tokens { set.insert(token) }
         var remaining = tokens.shuffled(using: &rng)
         while let token = remaining.popLast() {
-            do {
-                let result = set.remove(token)
-                #expect(result)
-            }
+            let removed = set.remove(token)
+            #expect(removed)
             #expect(!set.contains(token))
             for other in remaining where !set.contains(other) {
                 Issue.record("lost an object with \(remaining.count) left")

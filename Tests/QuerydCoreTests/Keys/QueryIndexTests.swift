@@ -63,10 +63,8 @@ extension QueryIndex where Element == KeyedElement {
         var remaining: [KeyedElement] = []
         for element in stored {
             if Bool.random(using: &generator.rng) {
-                do {
-                    let result = index.remove(element)
-                    #expect(result)
-                }
+                let removed = index.remove(element)
+                #expect(removed)
             } else {
                 remaining.append(element)
             }
@@ -132,21 +130,13 @@ extension QueryIndex where Element == KeyedElement {
         var index = QueryIndex<KeyedElement>()
         let stored = try element(#"["todos",1]"#, 1)
         index.insert(stored)
-        do {
-            let result = index.remove(try element(#"["todos",1]"#, 2))
-            #expect(!result)  // equal key, another object
-        }
-        do {
-            let result = index.remove(try element(#"["todos",2]"#, 1))
-            #expect(!result)
-        }
-        do {
-            let result = index.remove(try element(#"["todos",1,"x"]"#, 1))
-            #expect(!result)
-        }
-        do {
-            let result = index.remove(try element(#"["todos"]"#, 1))
-            #expect(!result)
+        let absent = [
+            try element(#"["todos",1]"#, 2),  // an equal key, another object
+            try element(#"["todos",2]"#, 1), try element(#"["todos",1,"x"]"#, 1), try element(#"["todos"]"#, 1),
+        ]
+        for element in absent {
+            let removed = index.remove(element)
+            #expect(!removed, "\(element.key)")
         }
         #expect(index.count == 1)
         #expect(index.shape == (1, 1))

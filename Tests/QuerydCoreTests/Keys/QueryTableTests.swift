@@ -50,10 +50,8 @@ final class KeyedElement: QueryIndexElement {
 
         // Remove all but 100: the table shrinks and keeps finding the rest.
         for element in elements[100...] {
-            do {
-                let result = table.remove(element)
-                #expect(result)
-            }
+            let removed = table.remove(element)
+            #expect(removed)
         }
         #expect(table.count == 100)
         #expect(table.capacity < grownCapacity / 8)
@@ -72,24 +70,16 @@ final class KeyedElement: QueryIndexElement {
         var table = QueryTable<KeyedElement>()
         let stored = KeyedElement(1)
         table.insert(stored)
-        do {
-            let result = table.remove(KeyedElement(1))
-            #expect(!result)  // an equal key, another object
-        }
-        do {
-            let result = table.remove(KeyedElement(2))
-            #expect(!result)
-        }
+        let removedEqualKey = table.remove(KeyedElement(1))  // an equal key, another object
+        let removedOtherKey = table.remove(KeyedElement(2))
+        #expect(!removedEqualKey)
+        #expect(!removedOtherKey)
         #expect(table.count == 1)
         #expect(table[stored.key] === stored)
-        do {
-            let result = table.remove(stored)
-            #expect(result)
-        }
-        do {
-            let result = table.remove(stored)
-            #expect(!result)
-        }
+        let removedFirst = table.remove(stored)
+        let removedAgain = table.remove(stored)
+        #expect(removedFirst)
+        #expect(!removedAgain)
         #expect(table.count == 0)
     }
 
@@ -109,10 +99,8 @@ final class KeyedElement: QueryIndexElement {
                 capacity = table.capacity
             }
             let position = Int.random(in: 0..<live.count, using: &rng)
-            do {
-                let result = table.remove(live[position])
-                #expect(result)
-            }
+            let removed = table.remove(live[position])
+            #expect(removed)
             live[position] = KeyedElement(next)
             next += 1
             table.insert(live[position])
