@@ -7,12 +7,6 @@
 // an object. Hashes are seeded SipHash (`Hasher`) over the canonical bytes: clients choose keys,
 // so collisions must stay hard to provoke.
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A hash table of `Element`s keyed by their keys' canonical bytes. At most one element per key.
 public struct QueryTable<Element: QueryIndexElement> {
     /// One byte per slot: `empty`, `tombstone`, or `tag(hash)` for an occupied slot.
@@ -54,9 +48,23 @@ public struct QueryTable<Element: QueryIndexElement> {
         0x80 | UInt8(truncatingIfNeeded: hash & 0x7F)
     }
 
+    /// Whether two byte strings are equal, compared a word at a time (keys are short: a call to
+    /// `memcmp` would cost more than the comparison).
     @inline(__always)
     private static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
-        lhs.count == rhs.count && (lhs.count == 0 || memcmp(lhs.baseAddress!, rhs.baseAddress!, lhs.count) == 0)
+        let count = lhs.count
+        guard count == rhs.count else { return false }
+        var offset = 0
+        while offset + 8 <= count {
+            let left = lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            guard left == rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard lhs[offset] == rhs[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// The element stored under `key`, if any.
@@ -72,17 +80,23 @@ public struct QueryTable<Element: QueryIndexElement> {
         let tag = Self.tag(hash)
         var index = OpenAddressing.slot(hash, capacity)
         return controls.withUnsafeBufferPointer { controls in
+            // The probe reads references without retaining them (`Element?` and `Unmanaged<Element>?`
+            // are both one nullable pointer); only the one returned is retained.
             slots.withUnsafeBufferPointer { slots in
-                while true {
-                    let control = controls[index]
-                    if control == tag, let candidate = slots[index],
-                        candidate.key.withCanonicalBytes({ Self.equal($0, bytes) })
-                    {
-                        return candidate
+                slots.withMemoryRebound(to: Unmanaged<Element>?.self) { references in
+                    while true {
+                        let control = controls[index]
+                        if control == tag, let candidate = references[index],
+                            candidate._withUnsafeGuaranteedRef({
+                                $0.key.withCanonicalBytes { Self.equal($0, bytes) }
+                            })
+                        {
+                            return candidate.takeUnretainedValue()
+                        }
+                        if control == Self.empty { return nil }
+                        index += 1
+                        if index == capacity { index = 0 }
                     }
-                    if control == Self.empty { return nil }
-                    index += 1
-                    if index == capacity { index = 0 }
                 }
             }
         }
