@@ -1,0 +1,111 @@
+// The cache's one index of its queries: exact lookup by key and TanStack prefix filters, in about
+// 25 bytes per entry.
+//
+// A `QueryTable` finds a key exactly (from a `QueryKey` or straight from canonical bytes). A trie
+// of inner nodes (`QueryIndexNode`, one per distinct proper prefix of the stored keys) answers
+// prefix filters: each node keeps the elements whose keys end one level below it in identity sets,
+// so a key costs one table slot and one set slot, and `["m", i]` for a million `i` is two nodes.
+// Matching walks one path for scalar filter elements; at levels where the filter element is an
+// array or object it partial-matches only the siblings of that kind. A final scalar element is
+// found exactly in the table; everything below the end of the prefix matches.
+
+public import QuerydJSON
+
+/// A set of elements with distinct keys, found exactly by key or by filter prefix with TanStack's
+/// partial matching (`KeyMatching.matches(_:prefix:)`).
+///
+/// `QueryIndex` has value semantics (the trie is copied before mutating one shared with another
+/// copy); the elements themselves are shared references.
+public struct QueryIndex<Element: QueryIndexElement> {
+    private var table = QueryTable<Element>()
+    private var root = QueryIndexNode<Element>(path: [UInt8(ascii: "[")])
+
+    /// Creates an empty index.
+    public init() {}
+
+    /// The number of elements stored.
+    public var count: Int { table.count }
+
+    /// The element stored under `key`, if any.
+    public subscript(key: QueryKey) -> Element? { table[key] }
+
+    /// The element whose key has exactly these canonical bytes, if any.
+    public func element(canonicalBytes bytes: UnsafeRawBufferPointer) -> Element? {
+        table.element(canonicalBytes: bytes)
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&root) {
+            root = root.deepCopy()
+        }
+    }
+
+    /// Adds `element`.
+    /// - Precondition: no stored element has a key equal to `element.key` (checked in debug builds).
+    public mutating func insert(_ element: Element) {
+        makeUnique()
+        table.insert(element)
+        let elements = element.key.elements
+        var node = root
+        for step in elements.dropLast() {
+            node = node.descend(step)
+        }
+        node.insertLeaf(element, last: elements[elements.count - 1])
+    }
+
+    /// Removes `element` (this exact object), pruning trie nodes left empty. Returns false,
+    /// changing nothing, when it is not stored.
+    @discardableResult
+    public mutating func remove(_ element: Element) -> Bool {
+        makeUnique()
+        guard table.remove(element) else { return false }
+        let elements = element.key.elements
+        var path: [(parent: QueryIndexNode<Element>, step: JSONValue)] = []
+        path.reserveCapacity(elements.count - 1)
+        var node = root
+        for step in elements.dropLast() {
+            guard let next = node.child(step) else {
+                preconditionFailure("QueryIndex: a stored key has no trie path")
+            }
+            path.append((node, step))
+            node = next
+        }
+        node.removeLeaf(element, last: elements[elements.count - 1])
+        while node.isEmpty, let (parent, step) = path.popLast() {
+            parent.removeChild(step)
+            node = parent
+        }
+        return true
+    }
+
+    /// Calls `body` with every stored element, in unspecified order.
+    public func forEach(_ body: (Element) -> Void) {
+        table.forEach(body)
+    }
+
+    /// Calls `body` with every stored element whose key partially matches `prefix` (see
+    /// `KeyMatching.matches(_:prefix:)`), each once, in unspecified order. An empty prefix visits
+    /// every element. The cost is proportional to the matches (plus the array or object siblings
+    /// partial-matched where a filter element is structured), not to the number of elements.
+    public func forEachMatch(prefix: [JSONValue], _ body: (Element) -> Void) {
+        if prefix.isEmpty {
+            table.forEach(body)
+        } else {
+            root.visit(prefix: prefix[...], table: table, body)
+        }
+    }
+
+    /// The elements whose keys partially match `prefix`, in unspecified order.
+    public func matches(prefix: [JSONValue]) -> [Element] {
+        var result: [Element] = []
+        forEachMatch(prefix: prefix) { result.append($0) }
+        return result
+    }
+
+    /// The number of trie nodes below the root and of elements in their sets (for tests of
+    /// pruning; the elements always number `count`).
+    var shape: (nodes: Int, leaves: Int) { root.shape }
+
+    /// The slot storage of the exact-lookup table per element (for tests of memory).
+    var tableBytesPerEntry: Double { table.bytesPerEntry }
+}
