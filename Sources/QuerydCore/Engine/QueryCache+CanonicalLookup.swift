@@ -5,6 +5,6 @@ extension QueryCache {
     /// The cached query whose key has these canonical bytes (compact JSON with object members
     /// sorted, strings in NFC and numbers in `JSONNumber.writeIdentity` text), if any.
     public func query(canonicalKeyBytes bytes: [UInt8]) -> Query? {
-        queries[QueryKey(lookingUp: bytes)]
+        bytes.withUnsafeBytes { queries.element(canonicalBytes: $0) }
     }
 }

@@ -1,6 +1,6 @@
 // Operations over every query a filter matches: invalidate, refetch, cancel, remove, reset, list.
 //
-// Matching walks the key index, so a prefix costs in proportion to the queries it matches, not to
+// Matching walks the query index, so a prefix costs in proportion to the queries it matches, not to
 // the size of the cache; the other filter fields are then checked on those queries only.
 
 import QuerydJSON
@@ -17,11 +17,9 @@ extension QueryCache {
         if let key = filter.key, filter.exact {
             if let query = queries[QueryKey(elements: key)] { found.append(query) }
         } else if let key = filter.key, !key.isEmpty {
-            keyIndex.forEachMatch(prefix: key) { id in
-                if let query = queries[id] { found.append(query) }
-            }
+            queries.forEachMatch(prefix: key) { found.append($0) }
         } else {
-            found = Array(queries.values)
+            found = queries.all
         }
         let time = now
         found = found.filter { query in

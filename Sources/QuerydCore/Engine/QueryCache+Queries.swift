@@ -147,7 +147,7 @@ extension QueryCache {
 
     /// Ends every wait with `failure` (at shutdown); completions are called.
     public func failAllWaiters(with failure: CacheFailure) {
-        for query in queries.values {
+        for query in queries.all {
             guard let run = query.run else { continue }
             let waiters = run.waiters
             run.waiters = []

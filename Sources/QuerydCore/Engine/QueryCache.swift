@@ -15,12 +15,10 @@ public final class QueryCache {
     /// Told when a query's data changes or a query leaves the cache (persistence writes behind).
     public weak var observer: (any QueryCacheObserver)?
 
-    /// Every cached query by key. Read for every `query.get`; no access to it ever spans a call
-    /// that could reach it again (hashing a key does not), so accesses are not checked for
-    /// exclusivity.
-    @exclusivity(unchecked) var queries: [QueryKey: Query] = [:]
-    /// The same keys, indexed by element for prefix filters.
-    var keyIndex = KeyIndex<QueryKey>()
+    /// Every cached query, by key and by key prefix. Read for every `query.get`; no access to it
+    /// ever spans a call that could reach it again (hashing a key does not), so accesses are not
+    /// checked for exclusivity.
+    @exclusivity(unchecked) var queries = QueryIndex<Query>()
     var registry = FetcherRegistry()
     var subscriptions: [SubscriptionID: Subscription] = [:]
     /// Attempts in flight, by id, with the query they fetch.
@@ -100,21 +98,17 @@ public final class QueryCache {
             }
             return existing
         }
-        let stored = key.compacted
-        let query = Query(key: stored, options: share(options), now: now)
-        queries[stored] = query
-        keyIndex.insert(stored, stored)
+        let query = Query(key: key.compacted, options: share(options), now: now)
+        queries.insert(query)
         return query
     }
 
     /// Drops the query from the cache (its subscriptions, if any, must have been moved first).
     func forget(_ query: Query) {
-        guard queries[query.key] === query else { return }
-        queries[query.key] = nil
+        guard queries.remove(query) else { return }
         query.isForgotten = true
         sharedViews.forget(query)
         observer?.queryRemoved(query.key)
-        keyIndex.remove(query.key, query.key)
         queriesWaitingForFetcher[query.key] = nil
         queriesWaitingForNetwork[query.key] = nil
         cancelCollection(query)

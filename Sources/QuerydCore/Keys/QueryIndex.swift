@@ -95,6 +95,14 @@ public struct QueryIndex<Element: QueryIndexElement> {
         }
     }
 
+    /// Every stored element, in unspecified order.
+    public var all: [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        table.forEach { result.append($0) }
+        return result
+    }
+
     /// The elements whose keys partially match `prefix`, in unspecified order.
     public func matches(prefix: [JSONValue]) -> [Element] {
         var result: [Element] = []

@@ -9,7 +9,7 @@
 import QuerydJSON
 
 /// A cached query (TanStack's `Query`). Owned by `QueryCache`; reached only on the loop thread.
-public final class Query: DeadlineMember {
+public final class Query: DeadlineMember, QueryIndexElement {
     public let key: QueryKey
     // The one-byte fields right after the key, in the padding before the next 8-byte field
     // (Swift keeps declaration order).
