@@ -2,9 +2,9 @@
 //
 // A node holds the elements whose keys end one level below it (in two `ObjectSet`s: scalar last
 // element, array/object last element) and the nodes of longer prefixes, keyed by element and split
-// by kind as the old `KeyIndexNode` did: scalars by exact hashed lookup, arrays and objects apart
-// so a structured filter element partial-matches only siblings of its own kind. Keys are never
-// trie nodes themselves, so a million keys `["m", i]` live in one node's scalar set.
+// by kind: scalars by exact hashed lookup, arrays and objects apart so a structured filter element
+// partial-matches only siblings of its own kind. Keys are never trie nodes themselves, so a
+// million keys `["m", i]` live in one node's scalar set.
 
 import QuerydJSON
 

@@ -1,8 +1,8 @@
 // The side object of `QueryState` that holds the fields few queries ever set: the last error,
 // the failures of the current fetch, and an infinite query's page links and fetch direction.
 //
-// A query that only ever holds data never allocates one, which keeps `QueryState` (and so every
-// `Query`) small. The box is immutable (so states share it freely and it is Sendable); a write
+// A query that only ever holds data never allocates one, which keeps `QueryState` small; a `Query`
+// keeps its box in its `QueryActivity`. The box is immutable (so states share it freely and it is Sendable); a write
 // to one of its fields makes a new box, which is fine for fields that change this rarely.
 
 import QuerydJSON
