@@ -118,15 +118,32 @@ public enum JSONWriter {
 
     /// Appends the decimal digits of `value` (no allocation).
     public static func writeInteger(_ value: Int64, to buffer: inout [UInt8]) {
-        var magnitude = value.magnitude
+        let magnitude = value.magnitude
         if magnitude < 10 {
             if value < 0 { buffer.append(UInt8(ascii: "-")) }
             buffer.append(UInt8(ascii: "0") + UInt8(magnitude))
             return
         }
-        // Digits are produced right to left, two per division, into a small stack buffer, then
-        // appended at once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        withDecimalDigits(of: value) { buffer.append(contentsOf: $0) }
+    }
+
+    /// Writes the decimal digits of `value` at `next`, which has room for 20 bytes (the longest,
+    /// `Int64.min`, takes 20 with its sign); returns the address after them. For callers that
+    /// assemble several parts before one append.
+    public static func writeInteger(_ value: Int64, at next: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>
+    {
+        withDecimalDigits(of: value) { digits in
+            // Safety: at most 20 bytes, the room the caller promised.
+            next.initialize(from: digits.baseAddress!, count: digits.count)
+            return next + digits.count
+        }
+    }
+
+    /// Calls `body` with the decimal digits of `value` (and its sign), produced right to left, two
+    /// per division, into a small stack buffer.
+    private static func withDecimalDigits<R>(of value: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var magnitude = value.magnitude
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             // Safety: at most 19 digits and a sign are written, each at an index in 0..<20 (the
             // magnitude of `Int64.min` has 19 digits); `pairs` reads at most index 199 of the
             // 200-byte literal, whose storage is static.
@@ -153,7 +170,7 @@ public enum JSONWriter {
                 index &-= 1
                 out[index] = UInt8(ascii: "-")
             }
-            buffer.append(contentsOf: UnsafeBufferPointer(start: out + index, count: 20 &- index))
+            return body(UnsafeBufferPointer(start: out + index, count: 20 &- index))
         }
     }
 

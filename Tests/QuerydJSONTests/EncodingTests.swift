@@ -52,6 +52,12 @@ struct EncodingTests {
             var buffer: [UInt8] = [UInt8(ascii: "x")]
             JSONWriter.writeInteger(value, to: &buffer)
             #expect(buffer == Array("x\(value)".utf8))
+            // The pointer variant writes the same digits and returns the address after them.
+            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { room in
+                let end = JSONWriter.writeInteger(value, at: room.baseAddress!)
+                return Array(UnsafeBufferPointer(start: room.baseAddress!, count: end - room.baseAddress!))
+            }
+            #expect(written == Array("\(value)".utf8))
         }
     }
 

@@ -77,9 +77,18 @@ extension Query {
         guard let encoded else { return false }
         Query.getAnswerHead.withUTF8Buffer { out.append(contentsOf: $0) }
         encoded.withUnsafeBytes { out.append(contentsOf: $0) }
-        Query.getAnswerMember.withUTF8Buffer { out.append(contentsOf: $0) }
-        JSONWriter.writeInteger(dataUpdatedAt, to: &out)
-        out.append(UInt8(ascii: "}"))
+        // The tail `,"dataUpdatedAt":…}` is assembled on the stack and appended at once (each
+        // append has a fixed cost well above copying a few dozen bytes).
+        let member = Query.getAnswerMember
+        let room = member.utf8CodeUnitCount + 21
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { tail in
+            // Safety: the member name, at most 20 digits and a brace fill at most `room` bytes.
+            let base = tail.baseAddress!
+            base.initialize(from: member.utf8Start, count: member.utf8CodeUnitCount)
+            let end = JSONWriter.writeInteger(dataUpdatedAt, at: base + member.utf8CodeUnitCount)
+            end.initialize(to: UInt8(ascii: "}"))
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: end + 1 - base))
+        }
         return true
     }
 
