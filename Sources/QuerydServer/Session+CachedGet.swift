@@ -20,18 +20,23 @@ extension Session {
             let request = GetRequestScanner.scan(line, maxDepth: server.configuration.maxDepth)
         else { return false }
         let query: Query
-        if let last = lastGetQuery(request, line: line) {
+        let answerBytes: Int
+        // The remembered query answers when it still has data and is still cached (one call
+        // checks both); otherwise the key is looked up.
+        if let last = lastGetQuery(request, line: line), let bytes = last.getAnswerByteCount {
             query = last
+            answerBytes = bytes
         } else {
             guard
                 let found = unretainedCache._withUnsafeGuaranteedRef({
                     Session.cachedQuery(request, line: line, cache: $0, scratch: &keyScratch)
-                })
+                }),
+                let bytes = found.getAnswerByteCount
             else { return false }
             rememberGet(found, request, line: line)
             query = found
+            answerBytes = bytes
         }
-        guard let answerBytes = query.getAnswerByteCount else { return false }
         outbox.appendLine { out in
             // The reply's envelope is 34 bytes with its newline; a little more is room to spare.
             let reply = 40 + request.id.count + answerBytes
@@ -56,10 +61,10 @@ extension Session {
         return max(1, (readEnd - start) / line.count)
     }
 
-    /// The query of the last fast-path `query.get` when `request`'s key text is the same bytes and
-    /// that query is still cached; nil otherwise.
+    /// The query of the last fast-path `query.get` when `request`'s key text is the same bytes;
+    /// nil otherwise. It may have left the cache since (`getAnswerByteCount` tells).
     private func lastGetQuery(_ request: GetRequestLine, line: UnsafeRawBufferPointer) -> Query? {
-        guard let query = lastGetQuery, !query.isForgotten else { return nil }
+        guard let query = lastGetQuery else { return nil }
         let text = UnsafeRawBufferPointer(rebasing: line[request.key])
         let same = lastGetKeyText.withUnsafeBytes { last in
             // Safety: both buffers are valid for their counts, compared only when the counts match.

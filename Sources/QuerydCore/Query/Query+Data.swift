@@ -67,9 +67,13 @@ extension Query {
         return writeGetAnswer(to: &bytes) ? bytes : nil
     }
 
-    /// About how many bytes `writeGetAnswer(to:)` appends (nil when the query has no data), for
-    /// reserving capacity once.
-    public var getAnswerByteCount: Int? { encoded.map { $0.count + 40 } }
+    /// About how many bytes `writeGetAnswer(to:)` appends, for reserving capacity once; nil when
+    /// the query has no data or has left the cache (so a caller holding on to a query learns
+    /// both with one call).
+    public var getAnswerByteCount: Int? {
+        guard !isForgotten, let encoded else { return nil }
+        return encoded.count + 40
+    }
 
     /// Appends the `query.get` answer `{"data":…,"dataUpdatedAt":…}` to `out`, splicing the
     /// encoded data. Returns false (appending nothing) when the query has no data.

@@ -20,10 +20,13 @@ public final class Query: DeadlineMember, QueryIndexElement {
     var kind = Kind.undecided
     /// Set when the cache drops the query (`QueryCache.forget`); a dropped query never returns to
     /// the cache, so a query found by key and not dropped is still the cache's query of that key.
-    public internal(set) var isForgotten = false
+    /// Read for every remembered `query.get`; its one write is a single assignment, so accesses are
+    /// not checked for exclusivity.
+    @exclusivity(unchecked) public internal(set) var isForgotten = false
     /// The data's canonical encoding (nil: no data); owned by this query (see `EncodedBytes`).
-    /// Only `storeData` (Query+Data.swift) replaces it.
-    var encoded: EncodedBytes?
+    /// Only `storeData` (Query+Data.swift) replaces it, by single assignments; read for every
+    /// `query.get` hit, so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) var encoded: EncodedBytes?
     private var storedDataUpdatedAt: Int64 = 0
     private var storedDataUpdateCount = 0
     /// Grows with every state change; sent to clients so they can order what they receive.
