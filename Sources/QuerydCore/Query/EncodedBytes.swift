@@ -3,9 +3,10 @@
 // Every cached query keeps its data encoded, so a cache hit splices bytes. A Swift array would
 // put a 32-byte header (object header, count, capacity) before them; this block is a 4-byte
 // length followed by the bytes, which keeps a 100-byte value in a 112-byte allocation instead of
-// a 144-byte one — at a million queries, 32 MB. The price is manual ownership: exactly one
-// `Query` holds a block, frees it when it replaces it or is deinitialised, and lends the bytes
-// out only inside `withUnsafeBytes` (or copies them).
+// a 144-byte one — at a million queries, 32 MB. (A value of 4 GiB or more, which only repeated
+// merge patches could build, gets the marker 0xFFFFFFFF and an 8-byte length instead.) The price
+// is manual ownership: exactly one `Query` holds a block, frees it when it replaces it or is
+// deinitialised, and lends the bytes out only inside `withUnsafeBytes` (or copies them).
 
 import QuerydJSON
 
@@ -14,18 +15,23 @@ import QuerydJSON
 struct EncodedBytes {
     private let base: UnsafeMutableRawPointer
 
-    /// The largest encoding a block holds (its length field is 32 bits); the daemon's message
-    /// size limit keeps every value far below it.
-    static let maxCount = Int(UInt32.max)
+    /// The short length field's value that says an 8-byte length follows.
+    private static let wideMarker = UInt32.max
 
-    /// A new block holding a copy of `bytes`.
-    init(copying bytes: UnsafeRawBufferPointer) {
-        precondition(bytes.count <= Self.maxCount, "encoded data larger than 4 GiB")
-        base = UnsafeMutableRawPointer.allocate(
-            byteCount: MemoryLayout<UInt32>.size + bytes.count, alignment: MemoryLayout<UInt32>.alignment)
-        base.storeBytes(of: UInt32(bytes.count), as: UInt32.self)
+    /// A new block holding a copy of `bytes`. Lengths from `wideFrom` on use the 8-byte length
+    /// (tests lower it to exercise that layout).
+    init(copying bytes: UnsafeRawBufferPointer, wideFrom: Int = Int(UInt32.max)) {
+        let wide = bytes.count >= min(wideFrom, Int(Self.wideMarker))
+        let header = wide ? 12 : 4
+        base = UnsafeMutableRawPointer.allocate(byteCount: header + bytes.count, alignment: 4)
+        if wide {
+            base.storeBytes(of: Self.wideMarker, as: UInt32.self)
+            (base + 4).storeBytes(of: UInt64(bytes.count), toByteOffset: 0, as: UInt64.self)
+        } else {
+            base.storeBytes(of: UInt32(bytes.count), as: UInt32.self)
+        }
         if let source = bytes.baseAddress {
-            (base + MemoryLayout<UInt32>.size).copyMemory(from: source, byteCount: bytes.count)
+            (base + header).copyMemory(from: source, byteCount: bytes.count)
         }
     }
 
@@ -35,11 +41,19 @@ struct EncodedBytes {
     }
 
     /// The number of bytes.
-    var count: Int { Int(base.load(as: UInt32.self)) }
+    var count: Int { layout.count }
+
+    /// Where the bytes start and how many there are.
+    private var layout: (start: UnsafeMutableRawPointer, count: Int) {
+        let short = base.load(as: UInt32.self)
+        if short != Self.wideMarker { return (base + 4, Int(short)) }
+        return (base + 12, Int((base + 4).loadUnaligned(as: UInt64.self)))
+    }
 
     /// Calls `body` with the bytes, valid only during the call.
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: base + MemoryLayout<UInt32>.size, count: count))
+        let (start, count) = layout
+        return try body(UnsafeRawBufferPointer(start: start, count: count))
     }
 
     /// A copy of the bytes as an array.
