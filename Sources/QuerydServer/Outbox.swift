@@ -232,25 +232,7 @@ struct Outbox {
     /// Writes `id` in decimal (as `String(id)` spells it), then `}}` and a newline, at `next` (room
     /// for 23 bytes); returns the address after them.
     private static func writeIDAndTail(_ id: Int, at next: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        var digits = 1
-        var rest = id.magnitude
-        while rest >= 10 {
-            rest /= 10
-            digits += 1
-        }
-        var at = next
-        if id < 0 {
-            at.initialize(to: UInt8(ascii: "-"))
-            at += 1
-        }
-        rest = id.magnitude
-        var index = digits
-        repeat {
-            index -= 1
-            (at + index).initialize(to: UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        at += digits
+        let at = JSONWriter.writeInteger(Int64(id), at: next)
         at.initialize(to: UInt8(ascii: "}"))
         (at + 1).initialize(to: UInt8(ascii: "}"))
         (at + 2).initialize(to: UInt8(ascii: "\n"))
