@@ -78,11 +78,6 @@ public struct QueryIndex<Element: QueryIndexElement> {
         return true
     }
 
-    /// Calls `body` with every stored element, in unspecified order.
-    public func forEach(_ body: (Element) -> Void) {
-        table.forEach(body)
-    }
-
     /// Calls `body` with every stored element whose key partially matches `prefix` (see
     /// `KeyMatching.matches(_:prefix:)`), each once, in unspecified order. An empty prefix visits
     /// every element. The cost is proportional to the matches (plus the array or object siblings

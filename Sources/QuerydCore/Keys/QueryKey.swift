@@ -96,14 +96,6 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The canonical bytes as a new array (allocates: for rare use; see `withCanonicalBytes`).
-    var canonical: [UInt8] {
-        switch storage {
-        case .inline(let bytes): return bytes.withBytes { Array($0) }
-        case .heap(let bytes): return bytes
-        }
-    }
-
     /// Keys are equal when their canonical bytes are.
     public static func == (lhs: QueryKey, rhs: QueryKey) -> Bool {
         // The storage kind follows from the byte count, so keys stored differently differ. (One
@@ -146,10 +138,7 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Appends the key's canonical JSON text.
     public func write(to out: inout [UInt8]) {
-        switch storage {
-        case .inline(let bytes): bytes.withBytes { out.append(contentsOf: $0) }
-        case .heap(let bytes): out.append(contentsOf: bytes)
-        }
+        withCanonicalBytes { out.append(contentsOf: $0) }
     }
 
     /// The canonical JSON text of the key (compact, object members sorted), which is its identity.

@@ -227,9 +227,7 @@ extension QueryIndex where Element == KeyedElement {
         index.forEachMatch(prefix: [.string("todos"), .number(JSONNumber(42))]) { seen.append($0.id) }
         #expect(seen == [42])
         #expect(index.matches(prefix: []).count == 110)
-        var all: [Int] = []
-        index.forEach { all.append($0.id) }
-        #expect(all.sorted() == Array(0..<100) + Array(1000..<1010))
+        #expect(index.all.map(\.id).sorted() == Array(0..<100) + Array(1000..<1010))
     }
 
     @Test func keysOfOnePrefixShareOneNode() {
