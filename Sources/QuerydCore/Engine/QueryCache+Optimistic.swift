@@ -49,10 +49,7 @@ extension QueryCache {
     /// `queries.invalidate` does to each query it matches).
     func invalidate(_ query: Query, refetchType: RefetchType) {
         guard isCached(query) else { return }
-        if !query.isInvalidated {
-            query.state.isInvalidated = true
-            publish(query)
-        }
+        if query.markInvalidated() { publish(query) }
         guard !query.isExcludedFromRefetch else { return }
         switch refetchType {
         case .none: return

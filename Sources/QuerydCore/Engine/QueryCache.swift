@@ -121,7 +121,6 @@ public final class QueryCache {
         of query: Query, staleTime: StaleTime, enabled: Bool = true, select: JSONPointer? = nil,
         placeholder: JSONValue? = nil, subscription: Subscription? = nil
     ) -> QueryResult {
-        let state = query.state
         var result = stateView(of: query, isStale: enabled && query.isStale(staleTime: staleTime, now: now))
         if result.status == .pending, let placeholder {
             result.data = placeholder
@@ -144,7 +143,7 @@ public final class QueryCache {
                         ]
                     ).jsonValue
             }
-        } else if !result.isPlaceholderData, state.data != nil {
+        } else if !result.isPlaceholderData, query.hasData {
             result.encodedData = query.encodedData
         }
         result.infinite = infiniteFlags(of: query, status: result.status)

@@ -12,10 +12,11 @@ import QuerydJSON
 public final class Query: DeadlineMember, QueryIndexElement {
     public let key: QueryKey
     // The one-byte fields right after the key, in the padding before the next 8-byte field
-    // (Swift keeps declaration order).
-    private var storedStatus = QueryStatus.pending
-    private var storedFetchStatus = FetchStatus.idle
-    private var storedIsInvalidated = false
+    // (Swift keeps declaration order). The state's fields are readable without assembling it;
+    // they are written through `state` (or `markInvalidated`).
+    private(set) var status = QueryStatus.pending
+    private(set) var fetchStatus = FetchStatus.idle
+    private(set) var isInvalidated = false
     /// Whether the query is paged; fixed by its first fetch or subscription.
     var kind = Kind.undecided
     /// Set when the cache drops the query (`QueryCache.forget`); a dropped query never returns to
@@ -27,8 +28,8 @@ public final class Query: DeadlineMember, QueryIndexElement {
     /// Only `storeData` (Query+Data.swift) replaces it, by single assignments; read for every
     /// `query.get` hit, so accesses are not checked for exclusivity.
     @exclusivity(unchecked) var encoded: EncodedBytes?
-    private var storedDataUpdatedAt: Int64 = 0
-    private var storedDataUpdateCount = 0
+    private(set) var dataUpdatedAt: Int64 = 0
+    private var dataUpdateCount = 0
     /// Grows with every state change; sent to clients so they can order what they receive.
     /// Read for every subscription a publish visits; no access to it spans a call that could reach
     /// it again (every write is a single increment or assignment), so accesses are not checked for
@@ -53,8 +54,8 @@ public final class Query: DeadlineMember, QueryIndexElement {
         let resolved = options.value
         if let initial = resolved.initialData {
             encoded = EncodedBytes(encoding: initial)
-            storedDataUpdatedAt = resolved.initialDataUpdatedAt ?? now
-            storedStatus = .success
+            dataUpdatedAt = resolved.initialDataUpdatedAt ?? now
+            status = .success
         }
     }
 
@@ -70,9 +71,9 @@ public final class Query: DeadlineMember, QueryIndexElement {
     public internal(set) var state: QueryState {
         get {
             QueryState(
-                data: parsedData, isInvalidated: storedIsInvalidated, status: storedStatus,
-                fetchStatus: storedFetchStatus, dataUpdatedAt: storedDataUpdatedAt,
-                dataUpdateCount: storedDataUpdateCount, extras: activity?.extras)
+                data: parsedData, isInvalidated: isInvalidated, status: status,
+                fetchStatus: fetchStatus, dataUpdatedAt: dataUpdatedAt,
+                dataUpdateCount: dataUpdateCount, extras: activity?.extras)
         }
         set { store(newValue) }
         _modify {
@@ -85,24 +86,15 @@ public final class Query: DeadlineMember, QueryIndexElement {
     /// Stores every part of `state` and bumps the version.
     private func store(_ state: QueryState) {
         version += 1
-        storedStatus = state.status
-        storedFetchStatus = state.fetchStatus
-        storedIsInvalidated = state.isInvalidated
-        storedDataUpdatedAt = state.dataUpdatedAt
-        storedDataUpdateCount = state.dataUpdateCount
+        status = state.status
+        fetchStatus = state.fetchStatus
+        isInvalidated = state.isInvalidated
+        dataUpdatedAt = state.dataUpdatedAt
+        dataUpdateCount = state.dataUpdateCount
         if state.extras !== activity?.extras { obtainActivity().extras = state.extras }
         storeData(state.data)
         settleActivity()
     }
-
-    /// The status, read without assembling the state.
-    var status: QueryStatus { storedStatus }
-    /// The fetch status, read without assembling the state.
-    var fetchStatus: FetchStatus { storedFetchStatus }
-    /// When the data was last written, read without assembling the state.
-    var dataUpdatedAt: Int64 { storedDataUpdatedAt }
-    /// Whether the query is invalidated, read without assembling the state.
-    var isInvalidated: Bool { storedIsInvalidated }
 
     /// Marks a change that is not in the state (a view turning stale), so it gets its own version.
     func bumpVersion() { version += 1 }
@@ -113,8 +105,8 @@ public final class Query: DeadlineMember, QueryIndexElement {
     /// Sets `isInvalidated` without assembling the state (only a flag changes). Returns false when
     /// the state was already invalidated.
     func markInvalidated() -> Bool {
-        guard !storedIsInvalidated else { return false }
-        storedIsInvalidated = true
+        guard !isInvalidated else { return false }
+        isInvalidated = true
         version += 1
         return true
     }
@@ -212,8 +204,8 @@ public final class Query: DeadlineMember, QueryIndexElement {
         guard hasData else { return true }
         switch staleTime {
         case .static: return false
-        case .infinity: return storedIsInvalidated
-        case .milliseconds(let ms): return storedIsInvalidated || now >= storedDataUpdatedAt + ms
+        case .infinity: return isInvalidated
+        case .milliseconds(let ms): return isInvalidated || now >= dataUpdatedAt + ms
         }
     }
 
@@ -221,7 +213,7 @@ public final class Query: DeadlineMember, QueryIndexElement {
     /// any enabled one sees it stale; without, only missing or invalidated data is stale (time is ignored).
     func isStaleForFilters(now: Int64) -> Bool {
         let subscriptions = self.subscriptions
-        if subscriptions.isEmpty { return !hasData || storedIsInvalidated }
+        if subscriptions.isEmpty { return !hasData || isInvalidated }
         return subscriptions.contains { $0.options.enabled && isStale(staleTime: $0.options.staleTime, now: now) }
     }
 
@@ -231,7 +223,7 @@ public final class Query: DeadlineMember, QueryIndexElement {
         let subscriptions = self.subscriptions
         if subscriptions.contains(where: { $0.options.staleTime == .static }) { return true }
         if subscriptions.isEmpty {
-            return storedDataUpdateCount + (activity?.extras?.fields.errorUpdateCount ?? 0) == 0
+            return dataUpdateCount + (activity?.extras?.fields.errorUpdateCount ?? 0) == 0
         }
         return !isActive
     }
