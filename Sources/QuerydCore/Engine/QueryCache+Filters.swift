@@ -125,10 +125,41 @@ extension QueryCache {
 
     /// The matched queries' states (query-level staleness) with their subscription counts.
     public func list(_ filter: QueryFilter) -> [QueryResult] {
-        matching(filter).map { query in
-            var view = state(of: query.key)!
-            view.observers = query.subscriptions.count
-            return view
+        matching(filter).map(listed)
+    }
+
+    /// One page of `list(_:)`: at most `limit` matched queries whose keys' canonical bytes come
+    /// after `after` (from the start when nil), in key order, and whether more follow. Paging by
+    /// key never skips or repeats a query that exists throughout.
+    public func listPage(_ filter: QueryFilter, after: [UInt8]?, limit: Int) -> (page: [QueryResult], more: Bool) {
+        var matched = matching(filter)[...]
+        if let after {
+            // Keys are sorted by their canonical bytes: skip those up to the cursor.
+            let start = matched.partitioningIndex { query in
+                query.key.withCanonicalBytes { after.lexicographicallyPrecedes($0) }
+            }
+            matched = matched[start...]
         }
+        return (matched.prefix(limit).map(listed), matched.count > limit)
+    }
+
+    /// A listed query's state, with its count of subscriptions.
+    private func listed(_ query: Query) -> QueryResult {
+        var view = state(of: query.key)!
+        view.observers = query.subscriptions.count
+        return view
+    }
+}
+
+extension ArraySlice {
+    /// The first index whose element satisfies `belongs`, for a predicate false then true along the slice.
+    fileprivate func partitioningIndex(where belongs: (Element) -> Bool) -> Index {
+        var low = startIndex
+        var high = endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if belongs(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

@@ -34,16 +34,83 @@ enum QueriesMethods {
         call.reply.succeed(["matched": .number(JSONNumber(count))])
     }
 
+    /// `queries.list {filter?, cursor?, limit?}`: without `cursor`, every match as an array;
+    /// with one (`null` to start), a page `{"queries": [...], "nextCursor": s}` (no `nextCursor` on
+    /// the last page).
     static func list(_ call: MethodCall) throws(RPCError) {
-        try call.params.expect(["filter"])
-        let results = call.cache.list(try call.params.filter())
-        call.reply.succeed(writing: { out in
-            out.append(UInt8(ascii: "["))
-            for (index, result) in results.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                result.write(to: &out)
+        try call.params.expect(["filter", "cursor", "limit"])
+        let filter = try call.params.filter()
+        guard let cursor = call.params["cursor"] else {
+            if call.params["limit"] != nil { throw Params.invalid("limit", "only with \"cursor\"") }
+            let results = call.cache.list(filter)
+            call.reply.succeed(writing: { out in write(results, to: &out) })
+            return
+        }
+        var after: [UInt8]?
+        if cursor != .null {
+            guard let text = cursor.stringValue, let bytes = ListCursor.decode(text) else {
+                throw Params.invalid("cursor", "must be null or a nextCursor returned by queries.list")
             }
-            out.append(UInt8(ascii: "]"))
+            after = bytes
+        }
+        let limit = try call.params.optionalInt("limit") ?? ListCursor.defaultLimit
+        guard (1...ListCursor.maxLimit).contains(limit) else {
+            throw Params.invalid("limit", "must be an integer from 1 to \(ListCursor.maxLimit)")
+        }
+        let (page, more) = call.cache.listPage(filter, after: after, limit: limit)
+        call.reply.succeed(writing: { out in
+            out.append(contentsOf: #"{"queries":"#.utf8)
+            write(page, to: &out)
+            // A cursor is hex digits: written as it is, with no escaping to do.
+            if more, let last = page.last {
+                out.append(contentsOf: #","nextCursor":"\#(ListCursor.encode(last.key))""#.utf8)
+            }
+            out.append(UInt8(ascii: "}"))
         })
+    }
+
+    /// Writes states as a JSON array.
+    private static func write(_ results: [QueryResult], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, result) in results.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            result.write(to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+}
+
+/// The `queries.list` cursor: the last listed key's canonical bytes in lowercase hex (opaque to
+/// clients; keys order by these bytes, so the next page starts after it).
+enum ListCursor {
+    static let defaultLimit = 100
+    static let maxLimit = 1000
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    static func encode(_ key: QueryKey) -> String {
+        var text: [UInt8] = []
+        key.withCanonicalBytes { bytes in
+            for byte in bytes {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 15)])
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The bytes of a cursor, or nil when `text` is not one.
+    static func decode(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard !utf8.isEmpty, utf8.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let high = digits.firstIndex(of: utf8[index]), let low = digits.firstIndex(of: utf8[index + 1])
+            else { return nil }
+            bytes.append(UInt8(high << 4 | low))
+            index += 2
+        }
+        return bytes
     }
 }
