@@ -20,6 +20,9 @@ public protocol SessionTransport: AnyObject {
     var queuedWriteBytes: Int { get }
     /// Closes now, dropping whatever is still queued (a peer that does not read).
     func abort()
+    /// Closes for a limit: `line` (a `$/closing` notification) goes out behind what is queued if
+    /// the peer takes it all within a short grace period; otherwise as `abort()`.
+    func abort(finalLine line: [UInt8])
     /// Called once the server's flush wrote (or held) this session's output, with what is still
     /// unread by the peer (`Session.pendingOutputBytes`): where backpressure is decided.
     func didFlush(pendingOutputBytes: Int)
@@ -30,6 +33,11 @@ extension SessionTransport {
     public var queuedWriteBytes: Int { 0 }
     /// Without a way to drop queued bytes, close after them.
     public func abort() { closeAfterWrites() }
+    /// Without a grace period: the line is queued and the connection aborted.
+    public func abort(finalLine line: [UInt8]) {
+        write(line)
+        abort()
+    }
     /// Without backpressure, nothing to do.
     public func didFlush(pendingOutputBytes: Int) {}
 }
@@ -149,10 +157,18 @@ public final class Session {
     }
 
     private func rejectOversizedLine() {
+        let limit = server.configuration.maxMessageBytes
+        outbox.appendLine { RPCWriter.error(id: nil, error: .lineTooLong(limit: limit), to: &$0) }
         outbox.appendLine {
-            RPCWriter.error(id: nil, error: .lineTooLong(limit: server.configuration.maxMessageBytes), to: &$0)
+            Session.writeClosing("a message line is longer than \(limit) bytes", limit: "max-message-bytes", to: &$0)
         }
         closeRequested = true
+    }
+
+    /// Writes the `$/closing {reason, limit}` notification sent before a close for a limit.
+    static func writeClosing(_ reason: String, limit: String, to out: inout [UInt8]) {
+        RPCWriter.notification(
+            method: "$/closing", params: ["reason": .string(reason), "limit": .string(limit)], to: &out)
     }
 
     private func handle(line: UnsafeRawBufferPointer) {
@@ -407,6 +423,9 @@ public final class Session {
     }
 
     /// Closes a connection whose peer leaves its output unread past the limit, with a log line.
+    /// Its unwritten output (queued replies, coalesced pushes) is dropped to make room for a
+    /// `$/closing` line, which follows what the socket's queue already holds (see
+    /// `SessionTransport.abort(finalLine:)`).
     private func abortUnread() {
         guard !isClosing else { return }
         let limit = server.configuration.maxOutboundBytes
@@ -415,6 +434,9 @@ public final class Session {
         closeRequested = true
         isClosing = true
         outbox = Outbox()
-        transport.abort()
+        var line: [UInt8] = []
+        Session.writeClosing(reason, limit: "max-outbound-bytes", to: &line)
+        line.append(UInt8(ascii: "\n"))
+        transport.abort(finalLine: line)
     }
 }

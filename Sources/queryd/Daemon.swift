@@ -237,6 +237,10 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
     func abort() {
         connection.close()
     }
+
+    func abort(finalLine line: [UInt8]) {
+        connection.closeAfterFinalLine(line, graceMilliseconds: 1000)
+    }
 }
 
 /// Which peers may connect: the daemon's own uid and those given with `--allow-uid`.

@@ -8,6 +8,11 @@ extension HostileInput {
         "--test-methods", "--manual-clock", "--max-message-bytes", "4096", "--max-batch", "10", "--max-depth", "32",
     ]
 
+    /// The `$/closing` line that follows the -32600 of a line over `--max-message-bytes`.
+    static let closingForMessageBytes =
+        #"{"jsonrpc":"2.0","method":"$/closing","params":{"limit":"max-message-bytes","reason":"a message line "#
+        + #"is longer than 4096 bytes"}}"#
+
     /// A well-formed ping request, for entries built from it.
     static let ping = #"{"jsonrpc":"2.0","id":1,"method":"server.ping"}"#
 
@@ -62,14 +67,16 @@ extension HostileInput {
                     + #""]}"#),
             replies: [
                 #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","d"#
-                    + #"ata":{"limit":4096,"reason":"message exceeds 4096 bytes"}}}"#
+                    + #"ata":{"limit":4096,"reason":"message exceeds 4096 bytes"}}}"#,
+                HostileInput.closingForMessageBytes,
             ]),
         HostileInput(
             8, "an endless line without a newline is refused and the connection closed", .closed,
             .repeated(0x00, count: 9000),
             replies: [
                 #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","d"#
-                    + #"ata":{"limit":4096,"reason":"message exceeds 4096 bytes"}}}"#
+                    + #"ata":{"limit":4096,"reason":"message exceeds 4096 bytes"}}}"#,
+                HostileInput.closingForMessageBytes,
             ]),
         HostileInput(
             9, "a last line without a newline is answered at EOF", .halfClose,

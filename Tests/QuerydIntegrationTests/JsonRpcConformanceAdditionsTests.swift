@@ -206,6 +206,10 @@ struct JsonRpcConformanceAdditionsTests {
             #expect(
                 reply.member("error")?.member("data")?.member("reason") == "message exceeds 1024 bytes",
                 "decisions.md: data {\"reason\":\"message exceeds N bytes\"}; got \(reply.encodedString)")
+            // Protocol 2: the reason of the close, then the end.
+            let closing = try client.readJSON()
+            #expect(closing.member("method") == "$/closing", "\(closing.encodedString)")
+            #expect(closing.member("params")?.member("limit") == "max-message-bytes")
             try client.expectEndOfStream()
             expectResult(try other.call("server.ping", [:]), [:], id: 1)
             let fresh = try daemon.connect()

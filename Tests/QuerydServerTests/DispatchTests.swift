@@ -103,8 +103,11 @@ import Testing
         let test = TestServer { $0.maxMessageBytes = 64 }
         let client = test.connect()
         let reply = client.send(String(repeating: "x", count: 100) + "\n")
-        #expect(reply.count == 1)
+        #expect(reply.count == 2)
         #expect(reply[0]["error"]?["code"] == -32600)
+        // Then the reason of the close.
+        #expect(reply[1]["method"] == "$/closing")
+        #expect(reply[1]["params"]?["limit"] == "max-message-bytes")
         #expect(client.transport.closeRequested)
         // Other connections are unaffected.
         #expect(test.connect().call("server.ping") == [:])

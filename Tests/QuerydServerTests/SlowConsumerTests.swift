@@ -123,7 +123,11 @@ final class ThrottledTransport: SessionTransport {
         }
         test.server.flush()
         #expect(transport.aborted)
-        #expect(transport.takeLines().isEmpty)
+        // The queued replies are dropped; only the reason of the close is given to the transport.
+        let lines = transport.takeLines()
+        #expect(lines.count == 1)
+        #expect(lines.first?["method"] == "$/closing")
+        #expect(lines.first?["params"]?["limit"] == "max-outbound-bytes")
         #expect(session.pendingOutputBytes == 9_000)
         // Input after the close is ignored; other connections are unaffected.
         SlowConsumerTests.send(session, #"{"jsonrpc":"2.0","id":101,"method":"server.ping"}"# + "\n")

@@ -1,0 +1,48 @@
+// `$/closing {reason, limit}` before a close for a limit, over the wire: a client whose unread
+// output passes --max-outbound-bytes and then reads gets what was queued and, last, the notice;
+// one that does not read within the grace period is cut off without it.
+
+import QuerydJSON
+import Testing
+
+@Suite("$/closing")
+struct ClosingNoticeTests {
+    /// Pipelines rpc.discover requests without reading until the daemon stops reading.
+    private func flood(_ socket: RawSocket) {
+        let request = #"{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}"# + "\n"
+        _ = socket.sendUntilFull(Array(String(repeating: request, count: 2_000).utf8))
+    }
+
+    @Test func aSlowConsumerThatReadsAgainGetsTheNoticeLast() throws {
+        let limit = 1 << 20
+        let daemon = try DaemonProcess(flags: ["--max-outbound-bytes", "\(limit)"])
+        let flooder = try RawSocket(path: daemon.socketPath)
+        flood(flooder)
+        var last: String?
+        var replies = 0
+        while let line = try flooder.readLine(timeout: 5) {
+            if line.hasPrefix(#"{"jsonrpc":"2.0","id":1,"result":"#) { replies += 1 }
+            last = line
+        }
+        #expect(replies > 0)
+        let notice = json(try #require(last))
+        #expect(notice.member("method") == "$/closing")
+        #expect(notice.member("params")?.member("limit") == "max-outbound-bytes")
+        #expect(notice.member("params")?.member("reason")?.asString?.contains("--max-outbound-bytes \(limit)") == true)
+        #expect(!notice.has("id"))
+        #expect(try daemon.stop() == .exited(0))
+    }
+
+    @Test func aConsumerThatDoesNotReadWithinTheGracePeriodIsCutOff() throws {
+        let daemon = try DaemonProcess(flags: ["--max-outbound-bytes", "\(1 << 20)"])
+        let flooder = try RawSocket(path: daemon.socketPath)
+        let observer = try daemon.connect()
+        flood(flooder)
+        // Closed within the grace period (1 s) without the peer reading.
+        try observer.waitForStats("connections", toBe: 1)
+        var last: String?
+        while let line = try flooder.readLine(timeout: 5) { last = line }
+        #expect(last.map { !$0.contains("$/closing") } ?? true)
+        #expect(try daemon.stop() == .exited(0))
+    }
+}
