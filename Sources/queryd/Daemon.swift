@@ -212,6 +212,9 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
 
     func connectionDidReceiveEOF(_ connection: StreamConnection) {
         session?.receiveEOF()
+        // A peer that closed its socket (not only its write side) reads nothing more: it is gone,
+        // so its waits are withdrawn at once instead of being answered (see StreamConnection+Hangup).
+        connection.watchForHangup(intervalMilliseconds: 100) { connection.close() }
     }
 
     func connectionDidClose(_ connection: StreamConnection) {
