@@ -52,6 +52,7 @@ public final class Server {
         self.manualClock = configuration.manualClock ? clock as? ManualClock : nil
         self.logger = logger
         self.methods = MethodTable(configuration: configuration)
+        cache.defaultAttemptTimeout = configuration.attemptTimeoutMs
         cache.delegate = self
         mutations.delegate = self
     }

@@ -31,6 +31,11 @@ public struct ServerConfiguration: Sendable {
     /// While more than this many output bytes wait for a connection, the daemon stops reading its
     /// requests (backpressure); it reads again once they are written.
     public var readPauseBytes = 1024 * 1024
+    /// How long a server-to-client `fetch` or `mutate` attempt may go unanswered before it fails
+    /// with -32004 and its fetcher or mutator gets `$/cancelRequest`, unless the query's or
+    /// mutation's own `options.timeout` says otherwise; nil for no limit (`--attempt-timeout-ms`,
+    /// 0 for none).
+    public var attemptTimeoutMs: Int64? = 60_000
     /// Serve `clock.advance` / `clock.now` over a manual clock.
     public var manualClock = false
     /// Serve the JSON-RPC conformance fixtures `test.*`.

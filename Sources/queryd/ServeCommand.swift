@@ -67,6 +67,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Write changed queries to the --persist file at most this many milliseconds after they change.")
     var persistFlushMs = 1000
 
+    @Option(
+        help: """
+            Milliseconds a fetch or mutate attempt may go unanswered before it fails with -32004 and \
+            its fetcher or mutator is sent $/cancelRequest (a query's or mutation's options.timeout \
+            wins); 0 for no limit.
+            """)
+    var attemptTimeoutMs: Int64 = 60_000
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -78,6 +86,7 @@ struct ServeCommand: ParsableCommand {
         guard limits.allSatisfy({ $0 > 0 }) else {
             throw ValidationError("limits must be positive")
         }
+        guard attemptTimeoutMs >= 0 else { throw ValidationError("--attempt-timeout-ms must be 0 or more") }
     }
 
     func run() throws {
@@ -108,6 +117,7 @@ struct ServeCommand: ParsableCommand {
         configuration.maxBatch = maxBatch
         configuration.manualClock = manualClock
         configuration.testMethods = testMethods
+        configuration.attemptTimeoutMs = attemptTimeoutMs > 0 ? attemptTimeoutMs : nil
         let persistence = try persistenceSettings().map { try DaemonPersistence(opening: $0, logger: logger) }
         let daemon = try Daemon(
             configuration: configuration, socketPath: path, logger: logger,

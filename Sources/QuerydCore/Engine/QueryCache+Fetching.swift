@@ -88,7 +88,7 @@ extension QueryCache {
             query.state.fetchStatus = .fetching
             publish(query)
         }
-        if let timeout = run.options.timeout {
+        if let timeout = run.options.timeout ?? defaultAttemptTimeout {
             run.attemptTimer = scheduler.schedule(after: timeout) { [weak self] in
                 guard let self else { return }
                 self.delegate?.cache(self, cancel: attempt, connection: fetcher.connection)

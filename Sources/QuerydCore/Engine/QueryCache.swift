@@ -39,6 +39,8 @@ public final class QueryCache {
     var unfocusedConnections = Set<ConnectionID>()
     /// The views subscriptions of the query last published or subscribed to share.
     var sharedViews = ViewShare()
+    /// The timeout (ms) of a `fetch` or `mutate` attempt whose options set none; nil for none.
+    public var defaultAttemptTimeout: Int64?
 
     private var lastSubscriptionID = 0
     private var lastFetcherID = 0

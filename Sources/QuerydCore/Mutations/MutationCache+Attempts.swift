@@ -24,7 +24,7 @@ extension MutationCache {
             mutation.state.isPaused = false
             publish(mutation)
         }
-        if let timeout = mutation.options.timeout {
+        if let timeout = mutation.options.timeout ?? queries.defaultAttemptTimeout {
             mutation.attemptTimer = scheduler.schedule(after: timeout) { [weak self] in
                 guard let self, let mutation = self.attempts[attempt] else { return }
                 self.endAttempt(of: mutation, notifyMutator: true)
