@@ -3,6 +3,8 @@
 // place in the queue and is written with its newest state (a subscriber needs the latest state,
 // not every intermediate one). A query push holds its `QueryView`, whose encoded state object is
 // shared by every subscription pushed the same view, so writing a push copies those bytes.
+// Pushes in the `meta` and `patch` modes coalesce the same way; a patch is worked out when the push
+// is written, from the data last written to that subscription (see ModePushWriter.swift).
 
 import QuerydCore
 import QuerydJSON
@@ -16,8 +18,18 @@ struct Outbox {
         case bytes([UInt8])
         /// A query push, holding the newest view for its subscription.
         case push(SubscriptionID, QueryView)
+        /// A query push to a subscription in the `meta` or `patch` mode.
+        case modePush(SubscriptionID, QueryView, PushMode)
         case droppedPush
         case mutationPush(MutationPushKey)
+
+        /// The subscription of a query push.
+        var querySubscription: SubscriptionID? {
+            switch self {
+            case .push(let subscription, _), .modePush(let subscription, _, _): subscription
+            case .bytes, .droppedPush, .mutationPush: nil
+            }
+        }
     }
 
     private typealias Place = PushPlaces.Place
@@ -34,6 +46,8 @@ struct Outbox {
     /// The place of every pending query push (each `.push` entry is listed here).
     private var pushPlaces = PushPlaces()
     private var latestMutationPush: [MutationPushKey: MutationState] = [:]
+    /// Writes `meta` and `patch` pushes, knowing what each patch-mode subscription's client holds.
+    private var modePushes = ModePushWriter()
     /// The emptied buffer of the last line `take` returned alone, given back by `recycle`, for the
     /// next line to be written into (one connection, one request, one reply: no allocation per reply).
     private var spareLine: [UInt8] = []
@@ -64,10 +78,25 @@ struct Outbox {
 
     /// Queues a push of `view` to `subscription`, replacing an unwritten older one in its place.
     mutating func appendPush(_ view: QueryView, to subscription: SubscriptionID) {
+        enqueue(.push(subscription, view), of: subscription)
+    }
+
+    /// Queues a push of `view` in `mode` to `subscription`, replacing an unwritten older one in its place.
+    mutating func appendPush(_ view: QueryView, to subscription: SubscriptionID, mode: PushMode) {
+        enqueue(mode == .state ? .push(subscription, view) : .modePush(subscription, view, mode), of: subscription)
+    }
+
+    /// Records what the client of a patch-mode subscription now holds: the state its subscribe or
+    /// setOptions reply carries (the reply is queued before any later push of it).
+    mutating func resetPatchBase(of subscription: SubscriptionID, to result: QueryResult) {
+        modePushes.reset(subscription, to: result)
+    }
+
+    @inline(__always)
+    private mutating func enqueue(_ entry: Entry, of subscription: SubscriptionID) {
         let held = heldPushes != nil
         let fresh = Place(held: held, index: held ? heldPushes!.count : entries.count)
         // One lookup: records `fresh` when the subscription has no pending push, else reads its place.
-        let entry = Entry.push(subscription, view)
         if let place = pushPlaces.place(of: subscription.rawValue, recordingIfNone: fresh) {
             put(entry, at: place)
         } else if held {
@@ -100,15 +129,16 @@ struct Outbox {
         heldPushes = nil
         let base = entries.count
         for (offset, entry) in held.enumerated() {
-            if case .push(let subscription, _) = entry {
+            if let subscription = entry.querySubscription {
                 pushPlaces.set(Place(held: false, index: base + offset), for: subscription.rawValue)
             }
         }
         entries.append(contentsOf: held)
     }
 
-    /// Forgets unwritten pushes of a subscription that ended.
+    /// Forgets unwritten pushes of a subscription that ended or changed (and its patch base).
     mutating func dropPushes(of subscription: SubscriptionID) {
+        modePushes.forget(subscription)
         guard let place = pushPlaces.remove(subscription.rawValue) else { return }
         put(.droppedPush, at: place)
     }
@@ -138,7 +168,7 @@ struct Outbox {
         // for once per run of pushes, not once per push.
         var size = queuedBytes
         var sized: (view: QueryView, count: Int)?
-        var hasMutationPush = false
+        var writesOneByOne = false
         for entry in entries {
             switch entry {
             case .push(_, let view):
@@ -146,15 +176,16 @@ struct Outbox {
                     sized = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count)
                 }
                 size += sized!.count + Outbox.pushTailReserve
-            case .mutationPush:
-                hasMutationPush = true
+            case .mutationPush, .modePush:
+                // Written one by one below (and sized as they are written).
+                writesOneByOne = true
             case .bytes, .droppedPush:
                 continue
             }
         }
         // Many pushes are copied into a new array; a few are appended to `out`, whose capacity is
         // kept between flushes (a connection with one subscription then allocates nothing).
-        if !hasMutationPush, entries.count >= 8 {
+        if !writesOneByOne, entries.count >= 8 {
             out = Outbox.copyLines(entries, size: size)
             clearAfterTake()
             return nil
@@ -172,6 +203,8 @@ struct Outbox {
                 }
                 out.append(contentsOf: framed!.bytes)
                 Outbox.writeIDAndTail(subscription.rawValue, to: &out)
+            case .modePush(let subscription, let view, let mode):
+                modePushes.write(view, to: subscription, mode: mode, into: &out)
             case .droppedPush:
                 continue
             case .mutationPush(let key):
@@ -212,7 +245,7 @@ struct Outbox {
                     }
                     next = framed!.bytes.withUnsafeBufferPointer { copy($0, to: next) }
                     next = writeIDAndTail(subscription.rawValue, at: next)
-                case .droppedPush, .mutationPush:
+                case .droppedPush, .mutationPush, .modePush:
                     continue
                 }
             }
@@ -261,7 +294,7 @@ struct Outbox {
         pushPlaces.removeAll()
         guard let held = heldPushes else { return }
         for (index, entry) in held.enumerated() {
-            if case .push(let subscription, _) = entry {
+            if let subscription = entry.querySubscription {
                 pushPlaces.set(Place(held: true, index: index), for: subscription.rawValue)
             }
         }

@@ -68,6 +68,12 @@ extension QueryCache {
         detach(subscription)
     }
 
+    /// What a subscription of `connection`'s pushes carry (nil for an unknown subscription).
+    public func pushMode(of id: SubscriptionID, connection: ConnectionID) -> PushMode? {
+        guard let subscription = subscriptions[id], subscription.connection == connection else { return nil }
+        return subscription.options.push
+    }
+
     // MARK: - Helpers
 
     private func attach(_ subscription: Subscription, to query: Query) {

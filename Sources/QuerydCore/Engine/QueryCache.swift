@@ -39,6 +39,9 @@ public final class QueryCache {
     var unfocusedConnections = Set<ConnectionID>()
     /// The views subscriptions of the query last published or subscribed to share.
     var sharedViews = ViewShare()
+    /// The connection whose `query.set` is being applied, while it is (subscriptions of that
+    /// connection with `echo: false` are not pushed the change).
+    public var writeOrigin: ConnectionID?
     /// The timeout (ms) of a `fetch` or `mutate` attempt whose options set none; nil for none.
     public var defaultAttemptTimeout: Int64?
 
@@ -170,7 +173,7 @@ public final class QueryCache {
             errorUpdatedAt: state.errorUpdatedAt, errorUpdateCount: state.errorUpdateCount,
             failureCount: state.failureCount, failureReason: state.failureReason,
             isInvalidated: state.isInvalidated, isStale: isStale, isPlaceholderData: false, version: query.version,
-            observers: nil, infinite: nil, encodedData: nil)
+            observers: nil, infinite: nil, encodedData: nil, dataVersion: query.hasData ? query.dataVersion : nil)
     }
 
     /// A subscription's current view.

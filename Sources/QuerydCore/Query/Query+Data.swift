@@ -40,6 +40,7 @@ extension Query {
         if encoded != nil, parsedData == data { return }
         encoded?.deallocate()
         encoded = EncodedBytes(encoding: data)
+        markDataChanged()
         // Kept for long: drop the spare room the parser left in its objects and arrays.
         obtainActivity().parsedData = data.compacted()
     }

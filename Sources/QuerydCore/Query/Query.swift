@@ -24,6 +24,9 @@ public final class Query: DeadlineMember, QueryIndexElement {
     /// Read for every remembered `query.get`; its one write is a single assignment, so accesses are
     /// not checked for exclusivity.
     @exclusivity(unchecked) public internal(set) var isForgotten = false
+    /// The low 16 bits of the `version` at which the data last changed (see `dataVersion`): two
+    /// bytes that fit in the padding after the one-byte fields, where a full version would not fit.
+    private var dataVersionLowBits: UInt16 = 1
     /// The data's canonical encoding (nil: no data); owned by this query (see `EncodedBytes`).
     /// Only `storeData` (Query+Data.swift) replaces it, by single assignments; read for every
     /// `query.get` hit, so accesses are not checked for exclusivity.
@@ -96,11 +99,27 @@ public final class Query: DeadlineMember, QueryIndexElement {
         settleActivity()
     }
 
+    /// The `version` at which the data last changed (meaningful only while the query has data), as
+    /// far as 16 bits tell: the latest version up to `version` with those low bits. Exact while
+    /// fewer than 65,536 versions passed since the data changed; after that it moves on once every
+    /// 65,536 versions without a data change (a "maybe changed" that costs a client a re-read or
+    /// an empty patch). Different data never gets the same dataVersion.
+    public var dataVersion: UInt64 {
+        version - UInt64(UInt16(truncatingIfNeeded: version) &- dataVersionLowBits)
+    }
+
+    /// Records that the data changed at the current version.
+    func markDataChanged() { dataVersionLowBits = UInt16(truncatingIfNeeded: version) }
+
     /// Marks a change that is not in the state (a view turning stale), so it gets its own version.
     func bumpVersion() { version += 1 }
 
     /// Continues the version sequence of the query this one replaces, so it never goes backwards.
-    func continueVersion(after previous: Query) { version = max(version, previous.version + 1) }
+    func continueVersion(after previous: Query) {
+        version = max(version, previous.version + 1)
+        // Data that came with the new query (initialData) is new data: no version of the old one names it.
+        if hasData { markDataChanged() }
+    }
 
     /// Sets `isInvalidated` without assembling the state (only a flag changes). Returns false when
     /// the state was already invalidated.

@@ -12,8 +12,8 @@ public struct OptionsError: Error, Sendable, Equatable {
 extension QueryOptions {
     /// The option names this version understands.
     public static let supportedNames: [String] = [
-        "enabled", "gcTime", "infinite", "initialData", "initialDataUpdatedAt", "meta", "notifyOnChangeProps",
-        "placeholderData", "refetchInterval", "refetchIntervalInBackground", "refetchOn", "refetchOnFocus",
+        "echo", "enabled", "gcTime", "infinite", "initialData", "initialDataUpdatedAt", "meta", "notifyOnChangeProps",
+        "placeholderData", "push", "refetchInterval", "refetchIntervalInBackground", "refetchOn", "refetchOnFocus",
         "refetchOnReconnect", "refetchOnSubscribe", "retry", "retryDelay", "select", "staleTime", "timeout",
     ]
 
@@ -79,6 +79,14 @@ extension QueryOptions {
                 }
                 notifyOnChangeProps = names
             case "refetchOn": refetchOn = try Self.strings(member, field: field)
+            case "push":
+                guard let text = member.stringValue, let mode = PushMode(rawValue: text) else {
+                    throw OptionsError(field: field, reason: "must be \"state\", \"meta\" or \"patch\"")
+                }
+                push = mode
+            case "echo":
+                guard case .bool(let b) = member else { throw OptionsError(field: field, reason: "must be a boolean") }
+                echo = b
             case "select":
                 guard let text = member.stringValue else {
                     throw OptionsError(field: field, reason: "must be a JSON Pointer string")

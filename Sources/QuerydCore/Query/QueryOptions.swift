@@ -55,6 +55,17 @@ public enum Placeholder: Sendable, Equatable {
     case previous
 }
 
+/// What a subscription's pushes carry (protocol 2's `options.push`).
+public enum PushMode: String, Sendable, Equatable {
+    /// The full state, data included (protocol 1).
+    case state
+    /// The state without data, with `dataVersion`.
+    case meta
+    /// The state with `dataVersion`; data in full, as a merge patch from the data last sent, or not
+    /// at all when it did not change.
+    case patch
+}
+
 /// Query options with every field optional; see the protocol's `state.md` for meanings and defaults.
 public struct QueryOptions: Sendable, Equatable {
     public var enabled: Bool?
@@ -83,6 +94,10 @@ public struct QueryOptions: Sendable, Equatable {
     public var notifyOnChangeProps: [String]?
     /// Names of `events.emit` events that refetch the subscription's query.
     public var refetchOn: [String]?
+    /// What the subscription's pushes carry (subscriptions only).
+    public var push: PushMode?
+    /// Whether the subscription is pushed changes its own connection's `query.set` made.
+    public var echo: Bool?
 
     /// Options with nothing set.
     public init() {}
@@ -109,6 +124,8 @@ public struct QueryOptions: Sendable, Equatable {
         if let refetchIntervalInBackground { merged.refetchIntervalInBackground = refetchIntervalInBackground }
         if let notifyOnChangeProps { merged.notifyOnChangeProps = notifyOnChangeProps }
         if let refetchOn { merged.refetchOn = refetchOn }
+        if let push { merged.push = push }
+        if let echo { merged.echo = echo }
         return merged
     }
 }
@@ -136,6 +153,8 @@ public struct ResolvedOptions: Sendable, Equatable {
     public var refetchIntervalInBackground: Bool
     public var notifyOnChangeProps: Set<String>?
     public var refetchOn: Set<String>
+    public var push: PushMode
+    public var echo: Bool
 
     /// TanStack Query v5's defaults; `retry` is 3 for subscriptions and 0 for imperative fetches.
     init(_ options: QueryOptions, defaultRetry: Int) {
@@ -158,6 +177,8 @@ public struct ResolvedOptions: Sendable, Equatable {
         refetchIntervalInBackground = options.refetchIntervalInBackground ?? false
         notifyOnChangeProps = options.notifyOnChangeProps.map(Set.init)
         refetchOn = Set(options.refetchOn ?? [])
+        push = options.push ?? .state
+        echo = options.echo ?? true
     }
 
     /// Whether `trigger` refetches data with these options, given whether it is stale for them.

@@ -3,20 +3,39 @@
 
 public import QuerydJSON
 
+/// Which members a state object carries: protocol 1's (`data`, no `dataVersion`), or, for the
+/// `meta` and `patch` push modes, `dataVersion` with or without `data`.
+public enum StateShape: Sendable {
+    case standard
+    case withDataVersion
+    case withoutData
+
+    var hasData: Bool { self != .withoutData }
+    var hasDataVersion: Bool { self != .standard }
+}
+
 extension QueryResult {
     /// Appends the state object's JSON to `buffer`.
     public func write(to buffer: inout [UInt8]) {
+        write(to: &buffer, shape: .standard)
+    }
+
+    /// Appends the state object's JSON, with the members of `shape`, to `buffer`.
+    public func write(to buffer: inout [UInt8], shape: StateShape) {
         // Take the caller's buffer (swap, not copy) so appending never duplicates what it holds.
         var writer = MemberWriter()
         swap(&writer.buffer, &buffer)
         writer.open()
-        if let encodedData {
-            writer.raw("data", encodedData)
-        } else if let data {
-            writer.value("data", data)
+        if shape.hasData {
+            if let encodedData {
+                writer.raw("data", encodedData)
+            } else if let data {
+                writer.value("data", data)
+            }
         }
         writer.int("dataUpdateCount", Int64(dataUpdateCount))
         writer.int("dataUpdatedAt", dataUpdatedAt)
+        if shape.hasDataVersion, let dataVersion { writer.int("dataVersion", Int64(truncatingIfNeeded: dataVersion)) }
         writer.value("error", error ?? .null)
         writer.int("errorUpdateCount", Int64(errorUpdateCount))
         writer.int("errorUpdatedAt", errorUpdatedAt)

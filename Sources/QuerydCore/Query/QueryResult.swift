@@ -27,6 +27,11 @@ public struct QueryResult: Sendable {
     public var infinite: InfiniteFlags?
     /// The encoded `data`, when it is the query's own data (shared by every party; see `Query`).
     var encodedData: [UInt8]?
+    /// The length of `data`'s encoding, when it is the query's own (nil otherwise).
+    public var encodedDataCount: Int? { encodedData?.count }
+    /// The query's `dataVersion` (nil when the query has no data); written only in the `meta` and
+    /// `patch` shapes, and, like `version`, left out of equality.
+    public var dataVersion: UInt64?
 
     public var isPending: Bool { status == .pending }
     public var isSuccess: Bool { status == .success }

@@ -4,6 +4,17 @@ import QuerydCore
 import QuerydJSON
 import QuerydRPC
 
+extension PushMode {
+    /// The shape of the state a subscribe or setOptions reply carries in this mode.
+    var replyShape: StateShape {
+        switch self {
+        case .state: .standard
+        case .meta: .withoutData
+        case .patch: .withDataVersion
+        }
+    }
+}
+
 enum QueryMethods {
     static let all: [(String, MethodGate?, MethodHandler)] = [
         ("query.fetch", nil, { call throws(RPCError) in try fetch(call, mode: .fetch) }),
@@ -80,6 +91,9 @@ enum QueryMethods {
         default: throw Params.invalid("data", "give exactly one of data and mergePatch")
         }
         let updatedAt = try params.optionalInt("updatedAt").map(Int64.init)
+        // Subscriptions of this connection with `echo: false` are not pushed this change.
+        call.cache.writeOrigin = call.session.connection
+        defer { call.cache.writeOrigin = nil }
         do {
             let result = try call.cache.set(key: key, write, updatedAt: updatedAt)
             call.reply.succeed(writing: { result.write(to: &$0) })
@@ -99,9 +113,11 @@ enum QueryMethods {
         } catch {
             throw RPCError(failure: error)
         }
+        let mode = call.cache.pushMode(of: id, connection: call.session.connection) ?? .state
+        if mode == .patch { call.session.outbox.resetPatchBase(of: id, to: result) }
         call.reply.succeed(writing: { out in
             out.append(contentsOf: #"{"state":"#.utf8)
-            result.write(to: &out)
+            result.write(to: &out, shape: mode.replyShape)
             out.append(contentsOf: #","subscription":"#.utf8)
             out.append(contentsOf: String(id.rawValue).utf8)
             out.append(UInt8(ascii: "}"))
@@ -115,9 +131,12 @@ enum QueryMethods {
         let key = try params.optionalKey()
         let options = params["options"] == nil ? nil : try params.options()
         do {
-            let result = try call.cache.setOptions(id, connection: call.session.connection, key: key, options: options)
+            let connection = call.session.connection
+            let result = try call.cache.setOptions(id, connection: connection, key: key, options: options)
             call.session.outbox.dropPushes(of: id)
-            call.reply.succeed(writing: { result.write(to: &$0) })
+            let mode = call.cache.pushMode(of: id, connection: connection) ?? .state
+            if mode == .patch { call.session.outbox.resetPatchBase(of: id, to: result) }
+            call.reply.succeed(writing: { result.write(to: &$0, shape: mode.replyShape) })
         } catch {
             throw RPCError(failure: error)
         }
