@@ -346,6 +346,11 @@ enum OpenRPCDocument {
                 "additionalProperties": false,
                 "description": "Options served by protocol 1. Unknown members are rejected with -32602 (field options.<name>, or defaults.<name> in fetcher.register).",
                 "properties": {
+                  "echo": {
+                    "default": true,
+                    "description": "Protocol 2, subscriptions only: false = a change made by this connection's own query.set is not pushed to this subscription (the query.set reply has the state).",
+                    "type": "boolean"
+                  },
                   "enabled": {
                     "default": true,
                     "description": "Subscriptions only: false = never fetch automatically.",
@@ -434,6 +439,16 @@ enum OpenRPCDocument {
                     "default": false,
                     "description": "Subscriptions only: keep polling while the subscribing connection is unfocused (client.setFocused {focused:false}).",
                     "type": "boolean"
+                  },
+                  "push": {
+                    "default": "state",
+                    "description": "Protocol 2, subscriptions only: what the subscription's states carry. state: the whole state (protocol 1); meta: no data, with dataVersion; patch: the subscribe/setOptions reply whole with dataVersion, then each query.changed whole, as an RFC 7396 merge patch (params.patch) from the data last sent, or without data when it did not change.",
+                    "enum": [
+                      "state",
+                      "meta",
+                      "patch"
+                    ],
+                    "type": "string"
                   },
                   "refetchOn": {
                     "default": [],
@@ -527,6 +542,11 @@ enum OpenRPCDocument {
                   "dataUpdatedAt": {
                     "description": "ms since the epoch of the last successful write; 0 when none.",
                     "minimum": 0,
+                    "type": "integer"
+                  },
+                  "dataVersion": {
+                    "description": "Protocol 2, only in states sent to a subscription in the meta or patch push mode: the version at which the data last changed (equal dataVersions mean equal data); absent while the query has no data.",
+                    "minimum": 1,
                     "type": "integer"
                   },
                   "error": {
@@ -2837,16 +2857,57 @@ enum OpenRPCDocument {
                   "schema": {
                     "$ref": "#/components/schemas/QueryFilter"
                   }
+                },
+                {
+                  "description": "Protocol 2: ask for one page; null for the first, then the last page's nextCursor (opaque). Pages follow the key order: a query that exists throughout the paging is listed exactly once.",
+                  "name": "cursor",
+                  "schema": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                {
+                  "description": "Protocol 2, with cursor only: the most states on a page. Default 100.",
+                  "name": "limit",
+                  "schema": {
+                    "maximum": 1000,
+                    "minimum": 1,
+                    "type": "integer"
+                  }
                 }
               ],
               "result": {
-                "description": "The states.",
+                "description": "Without cursor: the states, ordered by the bytes of the key's canonical text. With cursor: one page, nextCursor absent on the last.",
                 "name": "states",
                 "schema": {
-                  "items": {
-                    "$ref": "#/components/schemas/QueryStateWithObservers"
-                  },
-                  "type": "array"
+                  "oneOf": [
+                    {
+                      "items": {
+                        "$ref": "#/components/schemas/QueryStateWithObservers"
+                      },
+                      "type": "array"
+                    },
+                    {
+                      "additionalProperties": false,
+                      "properties": {
+                        "nextCursor": {
+                          "type": "string"
+                        },
+                        "queries": {
+                          "items": {
+                            "$ref": "#/components/schemas/QueryStateWithObservers"
+                          },
+                          "type": "array"
+                        }
+                      },
+                      "required": [
+                        "queries"
+                      ],
+                      "type": "object"
+                    }
+                  ]
                 }
               },
               "summary": "States of matching queries, with their observer counts."
@@ -3801,6 +3862,54 @@ enum OpenRPCDocument {
               "x-kind": "notification"
             },
             {
+              "description": "Protocol 2: the last line before the daemon closes this connection for a limit, when the socket still takes it. max-message-bytes: after the -32600 for the over-long line. max-outbound-bytes: the output still held in the daemon is dropped and this line queued behind what the socket holds; a peer that does not read it all within 1 s is cut off without it.",
+              "examples": [
+                {
+                  "name": "closing",
+                  "params": [
+                    {
+                      "name": "reason",
+                      "value": "70254608 bytes of output unread (limit --max-outbound-bytes 67108864)"
+                    },
+                    {
+                      "name": "limit",
+                      "value": "max-outbound-bytes"
+                    }
+                  ],
+                  "result": {
+                    "name": "closingResult",
+                    "value": null
+                  }
+                }
+              ],
+              "name": "$/closing",
+              "params": [
+                {
+                  "description": "What happened, for people (the text the daemon logs).",
+                  "name": "reason",
+                  "required": true,
+                  "schema": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "description": "The limit, named as its flag without --.",
+                  "name": "limit",
+                  "required": true,
+                  "schema": {
+                    "enum": [
+                      "max-outbound-bytes",
+                      "max-message-bytes"
+                    ],
+                    "type": "string"
+                  }
+                }
+              ],
+              "summary": "The daemon is closing this connection because it passed a limit.",
+              "x-direction": "server-to-client",
+              "x-kind": "notification"
+            },
+            {
               "description": "Sent to the subscribing connection after the query.subscribe (or query.setOptions) reply, only when the subscription's state differs from the last one sent. Coalesced: a queued, unwritten notification keeps its place in the output and carries the newest state, so intermediate states can be skipped; order by state.version (it never decreases while the subscription stays on the same query entry).",
               "examples": [
                 {
@@ -3860,11 +3969,37 @@ enum OpenRPCDocument {
                   }
                 },
                 {
-                  "description": "The subscription's new state.",
+                  "description": "The subscription's new state. In the meta and patch push modes (protocol 2) it carries dataVersion; in meta mode never data; in patch mode data only when the push is full.",
                   "name": "state",
                   "required": true,
                   "schema": {
                     "$ref": "#/components/schemas/QueryState"
+                  }
+                },
+                {
+                  "description": "Protocol 2, patch push mode only: patch turns the data of dataVersion baseVersion (the last written to this subscription) into the data of dataVersion version (= state.dataVersion). Absent on full and unchanged pushes.",
+                  "name": "patch",
+                  "schema": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "baseVersion": {
+                        "minimum": 1,
+                        "type": "integer"
+                      },
+                      "patch": {
+                        "description": "An RFC 7396 JSON Merge Patch."
+                      },
+                      "version": {
+                        "minimum": 1,
+                        "type": "integer"
+                      }
+                    },
+                    "required": [
+                      "baseVersion",
+                      "version",
+                      "patch"
+                    ],
+                    "type": "object"
                   }
                 }
               ],
