@@ -60,31 +60,52 @@ enum PatchPush {
     }
 }
 
-/// Writes the `query.changed` lines of `meta` and `patch` pushes, keeping the base of each
-/// patch-mode subscription: what was last written to it, so a coalesced push patches from what
-/// its client actually has.
+/// The subscriptions of one connection that are not pushed as protocol 1 does (`push` "meta" or
+/// "patch", or `echo: false`), and for patch-mode ones what their client holds: the data last
+/// written to them, so a coalesced push patches from what the client actually has.
 struct ModePushWriter {
-    private var bases: [SubscriptionID: PatchBase] = [:]
+    private struct Delivery {
+        var push: PushMode
+        var echo: Bool
+        /// Patch mode: the client's data.
+        var base: PatchBase?
+    }
 
-    /// The client of a patch-mode subscription holds `result` (its subscribe or setOptions reply).
-    mutating func reset(_ subscription: SubscriptionID, to result: QueryResult) {
-        bases[subscription] = PatchBase(result)
+    private var deliveries: [SubscriptionID: Delivery] = [:]
+
+    /// Whether every subscription is pushed as protocol 1 does.
+    var isEmpty: Bool { deliveries.isEmpty }
+
+    /// Records how `subscription` is pushed to, now that its reply, carrying `result`, is queued.
+    mutating func register(_ subscription: SubscriptionID, push: PushMode, echo: Bool, reply result: QueryResult) {
+        if push == .state, echo {
+            deliveries[subscription] = nil
+        } else {
+            deliveries[subscription] = Delivery(push: push, echo: echo, base: push == .patch ? PatchBase(result) : nil)
+        }
     }
 
     /// Forgets a subscription that ended or changed.
     mutating func forget(_ subscription: SubscriptionID) {
-        if !bases.isEmpty { bases[subscription] = nil }
+        deliveries[subscription] = nil
     }
 
-    /// Appends the push of `view` to `subscription` in `mode` (`meta` or `patch`), newline included.
-    mutating func write(_ view: QueryView, to subscription: SubscriptionID, mode: PushMode, into out: inout [UInt8]) {
+    /// The subscriptions with `echo: false`.
+    var subscriptionsWithoutEcho: [SubscriptionID] {
+        deliveries.compactMap { $0.value.echo ? nil : $0.key }
+    }
+
+    /// Appends the push of `view` to `subscription` (newline included) when the subscription is
+    /// pushed in the `meta` or `patch` mode; returns false, appending nothing, otherwise.
+    mutating func write(_ view: QueryView, to subscription: SubscriptionID, into out: inout [UInt8]) -> Bool {
+        guard let delivery = deliveries[subscription], delivery.push != .state else { return false }
         var shape = StateShape.withoutData
-        if mode == .patch {
+        if delivery.push == .patch {
             let result = view.result
-            switch PatchPush(result, over: bases[subscription]) {
+            switch PatchPush(result, over: delivery.base) {
             case .full:
                 shape = .withDataVersion
-                bases[subscription] = PatchBase(result)
+                deliveries[subscription]?.base = PatchBase(result)
             case .patch(let baseVersion, let patch):
                 out.append(
                     contentsOf: #"{"jsonrpc":"2.0","method":"query.changed","params":{"patch":{"baseVersion":"#.utf8)
@@ -96,15 +117,16 @@ struct ModePushWriter {
                 out.append(contentsOf: #"},"state":"#.utf8)
                 out.append(contentsOf: view.encodedState(.withoutData))
                 ModePushWriter.writeTail(subscription, to: &out)
-                bases[subscription] = PatchBase(result)
-                return
+                deliveries[subscription]?.base = PatchBase(result)
+                return true
             case .unchanged:
-                if result.data == nil { bases[subscription] = PatchBase(result) }
+                if result.data == nil { deliveries[subscription]?.base = PatchBase(result) }
             }
         }
         out.append(contentsOf: #"{"jsonrpc":"2.0","method":"query.changed","params":{"state":"#.utf8)
         out.append(contentsOf: view.encodedState(shape))
         ModePushWriter.writeTail(subscription, to: &out)
+        return true
     }
 
     /// Appends `,"subscription":id}}` and the newline.

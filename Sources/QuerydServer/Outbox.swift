@@ -3,8 +3,9 @@
 // place in the queue and is written with its newest state (a subscriber needs the latest state,
 // not every intermediate one). A query push holds its `QueryView`, whose encoded state object is
 // shared by every subscription pushed the same view, so writing a push copies those bytes.
-// Pushes in the `meta` and `patch` modes coalesce the same way; a patch is worked out when the push
-// is written, from the data last written to that subscription (see ModePushWriter.swift).
+// Subscriptions with protocol 2's `push` or `echo` options are registered with the outbox; their
+// pushes queue and coalesce the same way and are written in their mode (ModePushWriter.swift). A
+// connection without such subscriptions pays one flag test per push and one per flush.
 
 import QuerydCore
 import QuerydJSON
@@ -18,18 +19,8 @@ struct Outbox {
         case bytes([UInt8])
         /// A query push, holding the newest view for its subscription.
         case push(SubscriptionID, QueryView)
-        /// A query push to a subscription in the `meta` or `patch` mode.
-        case modePush(SubscriptionID, QueryView, PushMode)
         case droppedPush
         case mutationPush(MutationPushKey)
-
-        /// The subscription of a query push.
-        var querySubscription: SubscriptionID? {
-            switch self {
-            case .push(let subscription, _), .modePush(let subscription, _, _): subscription
-            case .bytes, .droppedPush, .mutationPush: nil
-            }
-        }
     }
 
     private typealias Place = PushPlaces.Place
@@ -46,8 +37,10 @@ struct Outbox {
     /// The place of every pending query push (each `.push` entry is listed here).
     private var pushPlaces = PushPlaces()
     private var latestMutationPush: [MutationPushKey: MutationState] = [:]
-    /// Writes `meta` and `patch` pushes, knowing what each patch-mode subscription's client holds.
+    /// The subscriptions with a `push` mode other than "state" or `echo: false`, and the patch
+    /// bases; `hasModes` says whether there are any (tested once per push).
     private var modePushes = ModePushWriter()
+    private var hasModes = false
     /// The emptied buffer of the last line `take` returned alone, given back by `recycle`, for the
     /// next line to be written into (one connection, one request, one reply: no allocation per reply).
     private var spareLine: [UInt8] = []
@@ -78,25 +71,10 @@ struct Outbox {
 
     /// Queues a push of `view` to `subscription`, replacing an unwritten older one in its place.
     mutating func appendPush(_ view: QueryView, to subscription: SubscriptionID) {
-        enqueue(.push(subscription, view), of: subscription)
-    }
-
-    /// Queues a push of `view` in `mode` to `subscription`, replacing an unwritten older one in its place.
-    mutating func appendPush(_ view: QueryView, to subscription: SubscriptionID, mode: PushMode) {
-        enqueue(mode == .state ? .push(subscription, view) : .modePush(subscription, view, mode), of: subscription)
-    }
-
-    /// Records what the client of a patch-mode subscription now holds: the state its subscribe or
-    /// setOptions reply carries (the reply is queued before any later push of it).
-    mutating func resetPatchBase(of subscription: SubscriptionID, to result: QueryResult) {
-        modePushes.reset(subscription, to: result)
-    }
-
-    @inline(__always)
-    private mutating func enqueue(_ entry: Entry, of subscription: SubscriptionID) {
         let held = heldPushes != nil
         let fresh = Place(held: held, index: held ? heldPushes!.count : entries.count)
         // One lookup: records `fresh` when the subscription has no pending push, else reads its place.
+        let entry = Entry.push(subscription, view)
         if let place = pushPlaces.place(of: subscription.rawValue, recordingIfNone: fresh) {
             put(entry, at: place)
         } else if held {
@@ -129,16 +107,42 @@ struct Outbox {
         heldPushes = nil
         let base = entries.count
         for (offset, entry) in held.enumerated() {
-            if let subscription = entry.querySubscription {
+            if case .push(let subscription, _) = entry {
                 pushPlaces.set(Place(held: false, index: base + offset), for: subscription.rawValue)
             }
         }
         entries.append(contentsOf: held)
     }
 
-    /// Forgets unwritten pushes of a subscription that ended or changed (and its patch base).
+    /// Registers how a subscription is pushed to (its subscribe or setOptions reply, carrying
+    /// `result`, is queued before any later push of it).
+    mutating func setDelivery(of subscription: SubscriptionID, push: PushMode, echo: Bool, reply result: QueryResult) {
+        modePushes.register(subscription, push: push, echo: echo, reply: result)
+        hasModes = !modePushes.isEmpty
+    }
+
+    /// After this connection's own `query.set` of `key`: drops the pushes it queued to this
+    /// connection's `echo: false` subscriptions (the reply has that state, and it supersedes a push
+    /// of theirs still queued). Their engine-side baseline is the state they were not sent.
+    mutating func dropEchoes(ofWriteTo key: QueryKey) {
+        guard hasModes else { return }
+        for subscription in modePushes.subscriptionsWithoutEcho {
+            guard let place = pushPlaces.remove(subscription.rawValue) else { continue }
+            let entry = place.held ? heldPushes![place.index] : entries[place.index]
+            if case .push(_, let view) = entry, view.result.key == key {
+                put(.droppedPush, at: place)
+            } else {
+                pushPlaces.set(place, for: subscription.rawValue)
+            }
+        }
+    }
+
+    /// Forgets unwritten pushes of a subscription that ended or changed, and how it is pushed to.
     mutating func dropPushes(of subscription: SubscriptionID) {
-        modePushes.forget(subscription)
+        if hasModes {
+            modePushes.forget(subscription)
+            hasModes = !modePushes.isEmpty
+        }
         guard let place = pushPlaces.remove(subscription.rawValue) else { return }
         put(.droppedPush, at: place)
     }
@@ -164,11 +168,15 @@ struct Outbox {
             queuedBytes = 0
             return only
         }
+        if hasModes {
+            takeWritingModes(into: &out)
+            return nil
+        }
         // Pushes of one publish follow one another with the same view: its framed bytes are asked
         // for once per run of pushes, not once per push.
         var size = queuedBytes
         var sized: (view: QueryView, count: Int)?
-        var writesOneByOne = false
+        var hasMutationPush = false
         for entry in entries {
             switch entry {
             case .push(_, let view):
@@ -176,16 +184,15 @@ struct Outbox {
                     sized = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count)
                 }
                 size += sized!.count + Outbox.pushTailReserve
-            case .mutationPush, .modePush:
-                // Written one by one below (and sized as they are written).
-                writesOneByOne = true
+            case .mutationPush:
+                hasMutationPush = true
             case .bytes, .droppedPush:
                 continue
             }
         }
         // Many pushes are copied into a new array; a few are appended to `out`, whose capacity is
         // kept between flushes (a connection with one subscription then allocates nothing).
-        if !writesOneByOne, entries.count >= 8 {
+        if !hasMutationPush, entries.count >= 8 {
             out = Outbox.copyLines(entries, size: size)
             clearAfterTake()
             return nil
@@ -203,21 +210,46 @@ struct Outbox {
                 }
                 out.append(contentsOf: framed!.bytes)
                 Outbox.writeIDAndTail(subscription.rawValue, to: &out)
-            case .modePush(let subscription, let view, let mode):
-                modePushes.write(view, to: subscription, mode: mode, into: &out)
             case .droppedPush:
                 continue
             case .mutationPush(let key):
-                guard let state = latestMutationPush.removeValue(forKey: key) else { continue }
-                let params: JSONValue = [
-                    "subscription": .number(JSONNumber(key.subscription.rawValue)), "mutation": state.jsonValue,
-                ]
-                RPCWriter.notification(method: "mutation.changed", params: params, to: &out)
-                out.append(UInt8(ascii: "\n"))
+                writeMutationPush(key, to: &out)
             }
         }
         clearAfterTake()
         return nil
+    }
+
+    /// `take(orEncodeInto:)` for an outbox with subscriptions pushed in other modes: every entry
+    /// written one by one, each push in its subscription's mode.
+    private mutating func takeWritingModes(into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        for entry in entries {
+            switch entry {
+            case .bytes(let bytes):
+                out.append(contentsOf: bytes)
+            case .push(let subscription, let view):
+                if !modePushes.write(view, to: subscription, into: &out) {
+                    out.append(contentsOf: view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember))
+                    Outbox.writeIDAndTail(subscription.rawValue, to: &out)
+                }
+            case .droppedPush:
+                continue
+            case .mutationPush(let key):
+                writeMutationPush(key, to: &out)
+            }
+        }
+        clearAfterTake()
+    }
+
+    /// Appends the `mutation.changed` line of a pending mutation push.
+    private mutating func writeMutationPush(_ key: MutationPushKey, to out: inout [UInt8]) {
+        guard let state = latestMutationPush.removeValue(forKey: key) else { return }
+        let params: JSONValue = [
+            "subscription": .number(JSONNumber(key.subscription.rawValue)), "mutation": state.jsonValue,
+        ]
+        RPCWriter.notification(method: "mutation.changed", params: params, to: &out)
+        out.append(UInt8(ascii: "\n"))
     }
 
     /// Empties what `take` wrote (held pushes stay).
@@ -245,7 +277,7 @@ struct Outbox {
                     }
                     next = framed!.bytes.withUnsafeBufferPointer { copy($0, to: next) }
                     next = writeIDAndTail(subscription.rawValue, at: next)
-                case .droppedPush, .mutationPush, .modePush:
+                case .droppedPush, .mutationPush:
                     continue
                 }
             }
@@ -294,7 +326,7 @@ struct Outbox {
         pushPlaces.removeAll()
         guard let held = heldPushes else { return }
         for (index, entry) in held.enumerated() {
-            if let subscription = entry.querySubscription {
+            if case .push(let subscription, _) = entry {
                 pushPlaces.set(Place(held: true, index: index), for: subscription.rawValue)
             }
         }

@@ -199,13 +199,4 @@ extension Server: CacheDelegate {
         session.outbox.appendPush(view, to: subscription)
         markDirty(session)
     }
-
-    public func cache(
-        _ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID,
-        mode: PushMode
-    ) {
-        guard let session = sessions[connection] else { return }
-        session.outbox.appendPush(view, to: subscription, mode: mode)
-        markDirty(session)
-    }
 }

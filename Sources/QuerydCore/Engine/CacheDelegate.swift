@@ -29,11 +29,6 @@ public protocol CacheDelegate: AnyObject {
     /// subscriptions that see the same (keep it; its encoded state is made once for all of them).
     /// By default, pushes `view.result`.
     func cache(_ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID)
-    /// A subscription whose pushes are not protocol 1's full states (`options.push` "meta" or
-    /// "patch") changed its view: push it in `mode`. By default, pushes it as a full state.
-    func cache(
-        _ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID,
-        mode: PushMode)
 }
 
 extension CacheDelegate {
@@ -41,12 +36,5 @@ extension CacheDelegate {
         _ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID
     ) {
         self.cache(cache, push: view.result, to: subscription, connection: connection)
-    }
-
-    public func cache(
-        _ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID,
-        mode: PushMode
-    ) {
-        self.cache(cache, push: view, to: subscription, connection: connection)
     }
 }

@@ -88,17 +88,8 @@ extension QueryCache {
                 current = QueryView(bumped)
                 if shared { pass.share.add(current, version: bumped.version, isStale: bumped.isStale) }
             }
-            if subscription.options.push == .state, subscription.options.echo {
-                subscription.lastView = current
-                pass.delegate?.cache(self, push: current, to: subscription.id, connection: subscription.connection)
-            } else if subscription.options.echo || subscription.connection != writeOrigin {
-                subscription.lastView = current
-                pass.delegate?.cache(
-                    self, push: current, to: subscription.id, connection: subscription.connection,
-                    mode: subscription.options.push)
-            }
-            // Else the change is the subscriber's own write and it asked not to be told (`echo: false`):
-            // nothing is sent, and its next push is compared with what it was last sent.
+            subscription.lastView = current
+            pass.delegate?.cache(self, push: current, to: subscription.id, connection: subscription.connection)
         }
         armStaleTimer(subscription, deadline: deadline)
     }

@@ -68,10 +68,11 @@ extension QueryCache {
         detach(subscription)
     }
 
-    /// What a subscription of `connection`'s pushes carry (nil for an unknown subscription).
-    public func pushMode(of id: SubscriptionID, connection: ConnectionID) -> PushMode? {
+    /// How a subscription of `connection` is pushed to: its `push` and `echo` options (nil for an
+    /// unknown subscription).
+    public func delivery(of id: SubscriptionID, connection: ConnectionID) -> (push: PushMode, echo: Bool)? {
         guard let subscription = subscriptions[id], subscription.connection == connection else { return nil }
-        return subscription.options.push
+        return (subscription.options.push, subscription.options.echo)
     }
 
     // MARK: - Helpers

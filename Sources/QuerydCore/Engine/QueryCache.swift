@@ -39,9 +39,6 @@ public final class QueryCache {
     var unfocusedConnections = Set<ConnectionID>()
     /// The views subscriptions of the query last published or subscribed to share.
     var sharedViews = ViewShare()
-    /// The connection whose `query.set` is being applied, while it is (subscriptions of that
-    /// connection with `echo: false` are not pushed the change).
-    public var writeOrigin: ConnectionID?
     /// The timeout (ms) of a `fetch` or `mutate` attempt whose options set none; nil for none.
     public var defaultAttemptTimeout: Int64?
 

@@ -5,7 +5,7 @@ public import QuerydJSON
 
 /// Which members a state object carries: protocol 1's (`data`, no `dataVersion`), or, for the
 /// `meta` and `patch` push modes, `dataVersion` with or without `data`.
-public enum StateShape: Sendable {
+public enum StateShape: Sendable, Hashable {
     case standard
     case withDataVersion
     case withoutData

@@ -9,8 +9,7 @@ public final class QueryView {
     public let result: QueryResult
     private var encoded: [UInt8]?
     /// The state object in the push modes' shapes (see `StateShape`), made on first use and kept.
-    private var encodedWithDataVersion: [UInt8]?
-    private var encodedWithoutData: [UInt8]?
+    private var encodedInShape: [StateShape: [UInt8]] = [:]
     /// The encoded state between a head and a tail, and the address of that head and tail.
     private var framed: (head: UnsafeRawPointer, tail: UnsafeRawPointer, bytes: [UInt8])?
 
@@ -30,22 +29,12 @@ public final class QueryView {
 
     /// The state object's JSON in `shape`; made on first use and kept.
     public func encodedState(_ shape: StateShape) -> [UInt8] {
-        switch shape {
-        case .standard:
-            return encodedState
-        case .withDataVersion:
-            if let encodedWithDataVersion { return encodedWithDataVersion }
-            var bytes: [UInt8] = []
-            result.write(to: &bytes, shape: shape)
-            encodedWithDataVersion = bytes
-            return bytes
-        case .withoutData:
-            if let encodedWithoutData { return encodedWithoutData }
-            var bytes: [UInt8] = []
-            result.write(to: &bytes, shape: shape)
-            encodedWithoutData = bytes
-            return bytes
-        }
+        if shape == .standard { return encodedState }
+        if let kept = encodedInShape[shape] { return kept }
+        var bytes: [UInt8] = []
+        result.write(to: &bytes, shape: shape)
+        encodedInShape[shape] = bytes
+        return bytes
     }
 
     /// `head`, the encoded state and `tail`, made on first use and kept for that head and tail

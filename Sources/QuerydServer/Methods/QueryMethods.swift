@@ -91,11 +91,10 @@ enum QueryMethods {
         default: throw Params.invalid("data", "give exactly one of data and mergePatch")
         }
         let updatedAt = try params.optionalInt("updatedAt").map(Int64.init)
-        // Subscriptions of this connection with `echo: false` are not pushed this change.
-        call.cache.writeOrigin = call.session.connection
-        defer { call.cache.writeOrigin = nil }
         do {
             let result = try call.cache.set(key: key, write, updatedAt: updatedAt)
+            // Subscriptions of this connection with `echo: false` are not pushed this change.
+            call.session.outbox.dropEchoes(ofWriteTo: key)
             call.reply.succeed(writing: { result.write(to: &$0) })
         } catch {
             throw RPCError(failure: error)
@@ -113,11 +112,10 @@ enum QueryMethods {
         } catch {
             throw RPCError(failure: error)
         }
-        let mode = call.cache.pushMode(of: id, connection: call.session.connection) ?? .state
-        if mode == .patch { call.session.outbox.resetPatchBase(of: id, to: result) }
+        let shape = registerDelivery(of: id, call, reply: result)
         call.reply.succeed(writing: { out in
             out.append(contentsOf: #"{"state":"#.utf8)
-            result.write(to: &out, shape: mode.replyShape)
+            result.write(to: &out, shape: shape)
             out.append(contentsOf: #","subscription":"#.utf8)
             out.append(contentsOf: String(id.rawValue).utf8)
             out.append(UInt8(ascii: "}"))
@@ -134,12 +132,21 @@ enum QueryMethods {
             let connection = call.session.connection
             let result = try call.cache.setOptions(id, connection: connection, key: key, options: options)
             call.session.outbox.dropPushes(of: id)
-            let mode = call.cache.pushMode(of: id, connection: connection) ?? .state
-            if mode == .patch { call.session.outbox.resetPatchBase(of: id, to: result) }
-            call.reply.succeed(writing: { result.write(to: &$0, shape: mode.replyShape) })
+            let shape = registerDelivery(of: id, call, reply: result)
+            call.reply.succeed(writing: { result.write(to: &$0, shape: shape) })
         } catch {
             throw RPCError(failure: error)
         }
+    }
+
+    /// Tells the outbox how subscription `id` is pushed to (protocol 2's `push` and `echo`), its
+    /// reply `result` being the first state its client holds; returns the reply's state shape.
+    private static func registerDelivery(of id: SubscriptionID, _ call: MethodCall, reply result: QueryResult)
+        -> StateShape
+    {
+        let (push, echo) = call.cache.delivery(of: id, connection: call.session.connection) ?? (.state, true)
+        if push != .state || !echo { call.session.outbox.setDelivery(of: id, push: push, echo: echo, reply: result) }
+        return push.replyShape
     }
 
     static func unsubscribe(_ call: MethodCall) throws(RPCError) {
