@@ -4,8 +4,8 @@
 // not every intermediate one). A query push holds its `QueryView`, whose encoded state object is
 // shared by every subscription pushed the same view, so writing a push copies those bytes.
 // Subscriptions with protocol 2's `push` or `echo` options are registered with the outbox; their
-// pushes queue and coalesce the same way and are written in their mode (ModePushWriter.swift). A
-// connection without such subscriptions pays one flag test per push and one per flush.
+// pushes queue and coalesce the same way and are written in their mode when the outbox is flushed
+// (ModePushWriter.swift). A connection without such subscriptions pays one flag test per flush.
 
 import QuerydCore
 import QuerydJSON
@@ -38,7 +38,7 @@ struct Outbox {
     private var pushPlaces = PushPlaces()
     private var latestMutationPush: [MutationPushKey: MutationState] = [:]
     /// The subscriptions with a `push` mode other than "state" or `echo: false`, and the patch
-    /// bases; `hasModes` says whether there are any (tested once per push).
+    /// bases; `hasModes` says whether there are any (tested once per flush, never per push).
     private var modePushes = ModePushWriter()
     private var hasModes = false
     /// The emptied buffer of the last line `take` returned alone, given back by `recycle`, for the
@@ -123,7 +123,7 @@ struct Outbox {
 
     /// After this connection's own `query.set` of `key`: drops the pushes it queued to this
     /// connection's `echo: false` subscriptions (the reply has that state, and it supersedes a push
-    /// of theirs still queued). Their engine-side baseline is the state they were not sent.
+    /// of theirs still queued). The engine counts that state as sent to them.
     mutating func dropEchoes(ofWriteTo key: QueryKey) {
         guard hasModes else { return }
         for subscription in modePushes.subscriptionsWithoutEcho {
