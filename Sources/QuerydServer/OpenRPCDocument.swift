@@ -206,7 +206,7 @@ enum OpenRPCDocument {
                     "type": "array"
                   },
                   "timeout": {
-                    "description": "Ms an attempt may take; then the mutator gets $/cancelRequest and the attempt fails with {code:-32004}.",
+                    "description": "Ms an attempt may take; then the mutator gets $/cancelRequest and the attempt fails with {code:-32004}. Default: the daemon's --attempt-timeout-ms (60000; protocol 2).",
                     "minimum": 0,
                     "type": "integer"
                   }
@@ -521,7 +521,7 @@ enum OpenRPCDocument {
                     "description": "ms after dataUpdatedAt when data becomes stale, \"Infinity\" or \"static\". Default 0."
                   },
                   "timeout": {
-                    "description": "ms per attempt (then the attempt fails with -32004 and the fetcher gets $/cancelRequest). A waiting caller (query.fetch, query.ensure, query.refetch) whose fetch is still paused for lack of a fetcher this long after the call gets -32002. Default: none.",
+                    "description": "ms per attempt (then the attempt fails with -32004 and the fetcher gets $/cancelRequest). A waiting caller (query.fetch, query.ensure, query.refetch) whose fetch is still paused for lack of a fetcher this long after the call gets -32002. Default: for attempts the daemon's --attempt-timeout-ms (60000; protocol 2), for waiting callers none.",
                     "minimum": 0,
                     "type": "integer"
                   }
