@@ -68,4 +68,32 @@ import Testing
         #expect(lines.first?["params"]?["state"]?["data"] == nil)
         #expect(lines.first?["params"]?["patch"] == nil)
     }
+
+    @Test func anOwnWriteDropsTheQueuedPushOfAnEchoFalseSubscriptionOfThatKeyOnly() {
+        let test = TestServer()
+        let (session, transport) = SlowConsumerTests.slowSession(test)
+        for (id, key) in [(1, "k"), (2, "other")] {
+            SlowConsumerTests.send(
+                session,
+                #"{"jsonrpc":"2.0","id":\#(id),"method":"query.subscribe","params":{"key":["\#(key)"],"options":{"echo":false,"enabled":false}}}"#
+                    + "\n")
+        }
+        test.server.flush()
+        #expect(transport.takeLines().count == 2)
+        // Held: another connection's writes queue one push per subscription.
+        transport.unread = 1 << 20
+        let writer = test.connect()
+        writer.call("query.set", ["key": ["k"], "data": 1])
+        writer.call("query.set", ["key": ["other"], "data": 1])
+        // Its own write of ["k"]: the reply has the newest state; the queued push of ["k"] goes.
+        SlowConsumerTests.send(
+            session, #"{"jsonrpc":"2.0","id":3,"method":"query.set","params":{"key":["k"],"data":2}}"# + "\n")
+        transport.unread = 0
+        test.server.flush()
+        let lines = transport.takeLines()
+        #expect(lines.count == 2)
+        #expect(lines.first?["params"]?["state"]?["key"] == ["other"])
+        #expect(lines.last?["id"] == 3)
+        #expect(lines.last?["result"]?["data"] == 2)
+    }
 }
