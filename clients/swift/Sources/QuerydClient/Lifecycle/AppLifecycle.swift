@@ -1,0 +1,59 @@
+// Apple platforms only: drives the client's focus from the app's active state and the daemon's online state
+// from the network path, as TanStack's focusManager and onlineManager do in a browser. Compiled out elsewhere.
+
+#if canImport(Network) && (canImport(UIKit) || canImport(AppKit))
+    import Foundation
+    import Network
+    #if canImport(UIKit)
+        import UIKit
+    #else
+        import AppKit
+    #endif
+
+    /// Follows the app's lifecycle for a ``QueryClient``: becoming active sends `setFocused(true)`, resigning
+    /// sends `setFocused(false)`, and network path changes send `setOnline`. Keep it alive as long as the
+    /// client (for example in the SwiftUI `App`), and call ``stop()`` when done.
+    ///
+    /// ```swift
+    /// @main struct TodoApp: App {
+    ///     @State private var lifecycle = AppLifecycle(client: client)
+    ///     var body: some Scene { WindowGroup { TodoList() } }
+    /// }
+    /// ```
+    @MainActor
+    public final class AppLifecycle {
+        private let client: QueryClient
+        private var observers: [any NSObjectProtocol] = []
+        private let monitor = NWPathMonitor()
+
+        /// Starts following the app's active state and the network path.
+        public init(client: QueryClient) {
+            self.client = client
+            #if canImport(UIKit)
+                let active = UIApplication.didBecomeActiveNotification
+                let inactive = UIApplication.willResignActiveNotification
+            #else
+                let active = NSApplication.didBecomeActiveNotification
+                let inactive = NSApplication.didResignActiveNotification
+            #endif
+            for (name, focused) in [(active, true), (inactive, false)] {
+                observers.append(
+                    NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { _ in
+                        Task { try? await client.setFocused(focused) }
+                    })
+            }
+            monitor.pathUpdateHandler = { path in
+                let online = path.status == .satisfied
+                Task { try? await client.setOnline(online) }
+            }
+            monitor.start(queue: DispatchQueue(label: "queryd-client-network-path"))
+        }
+
+        /// Stops following.
+        public func stop() {
+            observers.forEach(NotificationCenter.default.removeObserver)
+            observers.removeAll()
+            monitor.cancel()
+        }
+    }
+#endif
