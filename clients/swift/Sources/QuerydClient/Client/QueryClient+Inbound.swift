@@ -54,6 +54,8 @@ extension QueryClient {
         case .success(let result):
             if let binding = call.binding { apply(binding, result: result) }
             call.continuation.resume(returning: .success(result))
+        case .failure(let error) where call.isResendable && reconnectPolicy.isEnabled && error.isShutdown:
+            parked[id] = call  // The daemon is stopping: ask the next one after the reconnect.
         case .failure(let error):
             call.continuation.resume(returning: .failure(.server(error)))
         }

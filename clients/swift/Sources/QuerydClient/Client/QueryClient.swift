@@ -95,7 +95,10 @@ public actor QueryClient {
         do throws(QueryClientError) {
             try await negotiate()
         } catch {
+            // Abandon the connection: its reader's end is then ignored (no disconnect event, no reconnect).
+            generation += 1
             connection?.shutdown()
+            connection = nil
             throw error
         }
         hasConnectedOnce = true

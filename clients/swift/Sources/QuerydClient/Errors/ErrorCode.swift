@@ -49,6 +49,9 @@ extension RPCError {
     /// `data.retryable`: whether trying again (after `retryAfter`, or after a reconnect) may succeed.
     public var isRetryable: Bool { data?["retryable"]?.boolValue ?? false }
 
+    /// -32003 with `data.reason` `"shutdown"`: the daemon is stopping; the call may succeed after a reconnect.
+    public var isShutdown: Bool { code.rawValue == Code.cancelledByServer.rawValue && data?["reason"] == "shutdown" }
+
     /// `data.retryAfterMs` in seconds, when the daemon knows it.
     public var retryAfter: Double? { data?["retryAfterMs"]?.doubleValue.map { $0 / 1000 } }
 }
