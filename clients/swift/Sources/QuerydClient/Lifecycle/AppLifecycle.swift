@@ -1,13 +1,13 @@
 // Apple platforms only: drives the client's focus from the app's active state and the daemon's online state
 // from the network path, as TanStack's focusManager and onlineManager do in a browser. Compiled out elsewhere.
 
-#if canImport(Network) && (canImport(UIKit) || canImport(AppKit))
+#if canImport(Network) && (os(macOS) || os(iOS) || os(tvOS) || os(visionOS))
     import Foundation
     import Network
-    #if canImport(UIKit)
-        import UIKit
-    #else
+    #if os(macOS)
         import AppKit
+    #else
+        import UIKit
     #endif
 
     /// Follows the app's lifecycle for a ``QueryClient``: becoming active sends `setFocused(true)`, resigning
@@ -29,12 +29,12 @@
         /// Starts following the app's active state and the network path.
         public init(client: QueryClient) {
             self.client = client
-            #if canImport(UIKit)
-                let active = UIApplication.didBecomeActiveNotification
-                let inactive = UIApplication.willResignActiveNotification
-            #else
+            #if os(macOS)
                 let active = NSApplication.didBecomeActiveNotification
                 let inactive = NSApplication.didResignActiveNotification
+            #else
+                let active = UIApplication.didBecomeActiveNotification
+                let inactive = UIApplication.willResignActiveNotification
             #endif
             for (name, focused) in [(active, true), (inactive, false)] {
                 observers.append(
@@ -51,7 +51,7 @@
 
         /// Stops following.
         public func stop() {
-            observers.forEach(NotificationCenter.default.removeObserver)
+            for observer in observers { NotificationCenter.default.removeObserver(observer) }
             observers.removeAll()
             monitor.cancel()
         }

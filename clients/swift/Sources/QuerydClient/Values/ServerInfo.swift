@@ -1,6 +1,6 @@
 // What the daemon reports in `server.hello`: the negotiated protocol, its identity and capabilities.
 
-public import QuerydJSON
+import QuerydJSON
 
 /// The outcome of the protocol negotiation on the current connection (`server.hello`).
 public struct ServerInfo: Sendable, Hashable {
