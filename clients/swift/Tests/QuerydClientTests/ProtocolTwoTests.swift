@@ -166,6 +166,37 @@ import Testing
         await client.close()
     }
 
+    @Test func aReconnectToANewEpochNegotiatesAgainAndMarksTheResubscribedStateFresh() async throws {
+        let peer = try FakePeer()
+        let client = QueryClient(socketPath: peer.socketPath, reconnect: ReconnectPolicy(initialDelay: 0.01))
+        async let opened: Void = client.connect()
+        let first = await peer.accept()
+        try await first.acceptHello(epoch: "e1")
+        try await opened
+        async let subscribing = client.subscribe(["doc"])
+        let (id, _) = try await first.expect("query.subscribe")
+        first.reply(id, ["subscription": 1, "state": state(version: 9, data: 1)])
+        let subscription = try await subscribing
+        var events = subscription.events.makeAsyncIterator()
+        #expect(try await nextState(&events).isFreshStart == false)
+
+        first.hangUp()
+        let second = await peer.accept()
+        let hello = try await second.acceptHello(epoch: "e2")
+        #expect(hello["protocol"] == ["min": 1, "max": 2])
+        let (again, params) = try await second.expect("query.subscribe")
+        #expect(params == ["key": ["doc"]])
+        second.reply(again, ["subscription": 4, "state": state(version: 1, data: 2)])
+        guard case .connectionLost = await events.next() else {
+            Issue.record("expected the connection loss first")
+            return
+        }
+        let resubscribed = try await nextState(&events)
+        #expect(resubscribed.isFreshStart && resubscribed.data == 2)
+        #expect(await client.server?.epoch == "e2")
+        await client.close()
+    }
+
     @Test func listPagesFollowsTheCursorToTheLastPage() async throws {
         let peer = try FakePeer()
         let (client, connection, _) = try await connected(peer)
