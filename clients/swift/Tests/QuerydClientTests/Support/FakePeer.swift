@@ -38,6 +38,7 @@ final class FakePeer: Sendable {
         }
     }
 
+    /// The `sockaddr_un` of a socket path (which must fit).
     static func address(_ path: String) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
