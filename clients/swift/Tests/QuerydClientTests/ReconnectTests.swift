@@ -43,10 +43,12 @@ import Testing
         #expect(await calls.count == 2)
     }
 
+    /// Without reconnecting, even an idempotent call fails (with reconnects it waits: see ResilienceTests).
     @Test func callsInFlightFailWhenTheDaemonGoes() async throws {
         let daemon = try TestDaemon()
         let server = try await connectedClient(daemon)
-        let reader = try await connectedClient(daemon)
+        let reader = QueryClient(socketPath: daemon.socketPath, reconnect: .disabled)
+        try await reader.connect()
         let gate = Gate()
         try await server.registerFetcher(["slow"]) { _, _ in
             await gate.pass()

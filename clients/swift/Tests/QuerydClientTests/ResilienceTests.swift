@@ -56,6 +56,29 @@ import Testing
         await server.close()
     }
 
+    @Test func aCallWaitingForTheReconnectCanBeCancelled() async throws {
+        let daemon = try TestDaemon()
+        let server = try await connectedClient(daemon)
+        let reader = try await connectedClient(daemon)
+        let gate = Gate()
+        try await server.registerFetcher(["slow"]) { _, _ in
+            await gate.pass()
+            return .data(1)
+        }
+        let waiting = Task { try await reader.fetch(["slow"]) }
+        await gate.waitForArrival()
+        daemon.stop()
+        let events = await reader.connectionEvents()
+        for await event in events {
+            if case .reconnecting = event { break }
+        }
+        waiting.cancel()
+        await #expect(throws: QueryClientError.server(RPCError(.requestCancelled))) { _ = try await waiting.value }
+        await gate.open()
+        await reader.close()
+        await server.close()
+    }
+
     @Test func aCallThatIsNotIdempotentFailsWhenTheDaemonGoes() async throws {
         let daemon = try TestDaemon()
         let mutator = try await connectedClient(daemon)
