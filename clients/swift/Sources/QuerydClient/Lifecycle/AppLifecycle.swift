@@ -11,8 +11,8 @@
     #endif
 
     /// Follows the app's lifecycle for a ``QueryClient``: becoming active sends `setFocused(true)`, resigning
-    /// sends `setFocused(false)`, and network path changes send `setOnline`. Keep it alive as long as the
-    /// client (for example in the SwiftUI `App`), and call ``stop()`` when done.
+    /// sends `setFocused(false)`, and network path changes send `setOnline`, in the order they happen. Keep it
+    /// alive as long as the client (for example in the SwiftUI `App`), and call ``stop()`` when done.
     ///
     /// ```swift
     /// @main struct TodoApp: App {
@@ -22,13 +22,28 @@
     /// ```
     @MainActor
     public final class AppLifecycle {
-        private let client: QueryClient
+        /// One change to forward.
+        private enum Change: Sendable {
+            case focused(Bool)
+            case online(Bool)
+        }
+
         private var observers: [any NSObjectProtocol] = []
         private let monitor = NWPathMonitor()
+        private let changes: AsyncStream<Change>.Continuation
 
         /// Starts following the app's active state and the network path.
         public init(client: QueryClient) {
-            self.client = client
+            let (stream, changes) = AsyncStream.makeStream(of: Change.self)
+            self.changes = changes
+            Task {
+                for await change in stream {
+                    switch change {
+                    case .focused(let focused): try? await client.setFocused(focused)
+                    case .online(let online): try? await client.setOnline(online)
+                    }
+                }
+            }
             #if os(macOS)
                 let active = NSApplication.didBecomeActiveNotification
                 let inactive = NSApplication.didResignActiveNotification
@@ -39,13 +54,10 @@
             for (name, focused) in [(active, true), (inactive, false)] {
                 observers.append(
                     NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { _ in
-                        Task { try? await client.setFocused(focused) }
+                        changes.yield(.focused(focused))
                     })
             }
-            monitor.pathUpdateHandler = { path in
-                let online = path.status == .satisfied
-                Task { try? await client.setOnline(online) }
-            }
+            monitor.pathUpdateHandler = { path in changes.yield(.online(path.status == .satisfied)) }
             monitor.start(queue: DispatchQueue(label: "queryd-client-network-path"))
         }
 
@@ -54,6 +66,7 @@
             for observer in observers { NotificationCenter.default.removeObserver(observer) }
             observers.removeAll()
             monitor.cancel()
+            changes.finish()
         }
     }
 #endif
