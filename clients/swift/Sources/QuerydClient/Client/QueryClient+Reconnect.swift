@@ -24,11 +24,15 @@ extension QueryClient {
         let loss = QueryClientError.connectionLost(closingReason ?? "the daemon closed the connection")
         closingReason = nil
         let willReconnect = reconnectPolicy.isEnabled && hasConnectedOnce
-        for (id, call) in pending where willReconnect && call.isResendable { parked[id] = call }
-        pending = pending.filter { parked[$0.key] == nil }
-        let failed = pending
+        let waiting = pending
         pending.removeAll()
-        for call in failed.values { call.continuation.resume(returning: .failure(loss)) }
+        for (id, call) in waiting {
+            if willReconnect && call.isResendable {
+                parked[id] = call
+            } else {
+                call.continuation.resume(returning: .failure(loss))
+            }
+        }
         for entry in subscriptions.values { entry.continuation.yield(.connectionLost(loss)) }
         emit(.disconnected(loss))
         guard willReconnect, reconnectTask == nil else { return }

@@ -70,9 +70,9 @@ public actor QueryClient {
     }
 
     /// Opens the connection and negotiates the protocol (``server`` holds the outcome). Does nothing when
-    /// already connected, or while the client reconnects by itself. While nothing listens at the socket path yet (a daemon that is starting), it
-    /// tries again with the reconnect policy's backoff for up to `seconds` before throwing
-    /// ``QueryClientError/connectionFailed(_:)``.
+    /// already connected, or while the client reconnects by itself. While nothing listens at the socket path
+    /// yet (a daemon that is starting), it tries again with the reconnect policy's backoff for up to `seconds`
+    /// before throwing ``QueryClientError/connectionFailed(_:)``.
     public func connect(waitingUpTo seconds: TimeInterval = 0) async throws(QueryClientError) {
         if isClosed { throw .closed }
         if connection != nil || reconnectTask != nil { return }
