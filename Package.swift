@@ -11,6 +11,9 @@ let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
 let package = Package(
     name: "queryd",
+    // Apple platforms matter for the QuerydClient product only (Observation, AsyncStream.makeStream); the
+    // daemon builds on Linux.
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .executable(name: "queryd", targets: ["queryd"]),
         // The Swift client: depends only on QuerydJSON and QuerydRPC, so its users need no libuv.

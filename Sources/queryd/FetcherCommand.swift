@@ -1,7 +1,8 @@
 // `queryd fetcher KEY -- COMMAND ARGS...`: a fetcher written as a shell command. It registers for
 // KEY and, for every `fetch` request, runs COMMAND with the key in $QUERYD_KEY; stdout is the data.
 // Several fetches run at once (one process each); a withdrawn request ($/cancelRequest) kills its
-// process. A poll(2) loop watches the socket and every child's pipes.
+// process. A poll(2) loop watches the socket and every child's pipes. When the daemon goes away it
+// reconnects with backoff and registers again (unless --no-reconnect).
 
 import ArgumentParser
 import Glibc
@@ -16,8 +17,10 @@ struct FetcherCommand: ParsableCommand {
             For each fetch the command runs with QUERYD_KEY (the key as JSON), QUERYD_ATTEMPT, and, \
             when present, QUERYD_PAGE_PARAM (JSON), QUERYD_DIRECTION and QUERYD_META (JSON). Its stdout \
             is the data: parsed as JSON, or else the text as a JSON string. A non-zero exit answers \
-            the error {"code":1,"message":<stderr>}. Runs until interrupted; exits 2 when the daemon \
-            goes away. Example: queryd fetcher '["time"]' -- sh -c 'date +%s'
+            the error {"code":1,"message":<stderr>}. Runs until interrupted. When the daemon goes away \
+            (a restart), it reconnects (50 ms to 1 s backoff) and registers again; with --no-reconnect \
+            it exits 2 instead. Exits 2 when the daemon cannot be reached at start. \
+            Example: queryd fetcher '["time"]' -- sh -c 'date +%s'
             """)
 
     @Argument(help: "The key prefix to serve, as a JSON array, e.g. '[\"todos\"]'.")
@@ -37,6 +40,9 @@ struct FetcherCommand: ParsableCommand {
             "stdout is the whole answer object {\"data\",\"nextPageParam\"?,\"previousPageParam\"?} (infinite queries)."
     )
     var pageResult = false
+
+    @Flag(help: "Exit with status 2 when the daemon goes away instead of reconnecting.")
+    var noReconnect = false
 
     @Option(
         help: "Socket path (default: $QUERYD_SOCKET, else $XDG_RUNTIME_DIR/queryd.sock, else /tmp/queryd-<uid>.sock).")
@@ -58,22 +64,38 @@ struct FetcherCommand: ParsableCommand {
         if exact { params["exact"] = true }
         if cancellable { params["cancellable"] = true }
         if let defaults { params["defaults"] = try parseArgumentJSON(defaults, name: "--defaults") }
+        let path = SocketPath.resolve(explicit: socket, environment: socketEnvironment())
+        var client: ShellClient
         do {
-            let client = try ShellClient(
-                socketPath: SocketPath.resolve(explicit: socket, environment: socketEnvironment()))
-            let reply = try client.call("fetcher.register", params: .object(params))
-            if let error = reply["error"] {
-                ShellOutput.line(error.encodedString, to: 2)
-                throw ExitCode(1)
-            }
-            let id = reply["result"]?["fetcher"]?.encodedString ?? "?"
-            ShellOutput.line("queryd fetcher: serving \(key) as fetcher \(id)", to: 2)
-            var server = FetchServer(client: client, command: command, pageResult: pageResult)
-            try server.run()
-        } catch let error as ShellTransportError {
+            client = try ShellClient(socketPath: path)
+        } catch {
             ShellOutput.line("queryd fetcher: \(error)", to: 2)
             throw ExitCode(2)
         }
+        while true {
+            do {
+                try serve(on: client, params: .object(params))
+            } catch let error as ShellTransportError {
+                ShellOutput.line("queryd fetcher: \(error)", to: 2)
+                if noReconnect { throw ExitCode(2) }
+            }
+            client = ShellClient.reconnecting(to: path)
+        }
+    }
+
+    /// Negotiates, registers and serves on one connection until it ends (then throws).
+    private func serve(on client: ShellClient, params: JSONValue) throws {
+        let reply =
+            try client.hello(requests: ["fetch"]).map { ["error": $0] }
+            ?? client.call("fetcher.register", params: params)
+        if let error = reply["error"] {
+            ShellOutput.line(error.encodedString, to: 2)
+            throw ExitCode(1)
+        }
+        let id = reply["result"]?["fetcher"]?.encodedString ?? "?"
+        ShellOutput.line("queryd fetcher: serving \(key) as fetcher \(id)", to: 2)
+        var server = FetchServer(client: client, command: command, pageResult: pageResult)
+        try server.run()
     }
 }
 
@@ -117,11 +139,11 @@ struct FetchServer {
             if method == "$/cancelRequest", let target = message["params"]?["id"] {
                 jobs.first { $0.requestID == target }?.cancel()
             }
+            client.noteClosing(message)
             return
         }
         guard method == "fetch", let params = message["params"], let key = params["key"] else {
-            try client.send(
-                ["jsonrpc": "2.0", "id": id, "error": ["code": -32601, "message": "Method not found"]])
+            try client.refuse(message)
             return
         }
         var environment = ["QUERYD_KEY": key.encodedString, "QUERYD_ATTEMPT": params["attempt"]?.encodedString ?? "1"]

@@ -20,6 +20,8 @@ final class ShellClient {
     private var nextID = 1
     /// Messages that arrived while `call` waited for its reply, in arrival order.
     private var queued: [JSONValue] = []
+    /// Why the daemon said it closes the connection (`$/closing`), reported with the end of the stream.
+    private var closingReason: String?
 
     /// Connects to the daemon at `path`.
     init(socketPath path: String) throws(ShellTransportError) {
@@ -47,6 +49,53 @@ final class ShellClient {
     }
 
     deinit { close(descriptor) }
+
+    /// Connects to `path`, trying again while nothing listens there (a daemon restarting): 50 ms, doubling up
+    /// to 1 s, with up to half of each delay taken off at random. Never gives up (the user interrupts).
+    static func reconnecting(to path: String) -> ShellClient {
+        var delay = 0.05
+        while true {
+            usleep(useconds_t(delay * Double.random(in: 0.5...1) * 1_000_000))
+            if let client = try? ShellClient(socketPath: path) { return client }
+            delay = min(delay * 2, 1)
+        }
+    }
+
+    /// `server.hello` asking for protocol 1 to 2 and naming the server->client `requests` this command
+    /// answers. A protocol-1 daemon refuses the negotiation members without `data.supported`; then the hello
+    /// is sent with `client` alone. Any other refusal is returned as the reply's error.
+    func hello(requests: [String]) throws(ShellTransportError) -> JSONValue? {
+        let client: JSONValue = ["name": "queryd-shell", "version": "0.2.0"]
+        let reply = try call(
+            "server.hello",
+            params: [
+                "client": client, "protocol": ["min": 1, "max": 2],
+                "capabilities": ["requests": .array(requests.map(JSONValue.string))],
+            ])
+        guard let error = reply["error"] else { return nil }
+        let field = error["data"]?["field"]?.stringValue
+        guard error["code"] == -32602, error["data"]?["supported"] == nil, error["data"]?["missing"] == nil,
+            field == "protocol" || field == "capabilities"
+        else { return error }
+        return try call("server.hello", params: ["client": client])["error"]
+    }
+
+    /// Keeps the reason of a `$/closing` notification for the error that reports the connection's end.
+    func noteClosing(_ message: JSONValue) {
+        guard message["method"] == "$/closing", let params = message["params"] else { return }
+        let reason = params["reason"]?.stringValue ?? "closing"
+        closingReason = params["limit"]?.stringValue.map { "\(reason), limit \($0)" } ?? reason
+    }
+
+    /// Answers a server->client request this command does not serve with -32601 `{"method": name}`.
+    func refuse(_ request: JSONValue) throws(ShellTransportError) {
+        guard let id = request["id"], let method = request["method"] else { return }
+        try send(
+            [
+                "jsonrpc": "2.0", "id": id,
+                "error": ["code": -32601, "message": "Method not found", "data": ["method": method]],
+            ])
+    }
 
     /// Sends a request with a fresh id and returns that id.
     @discardableResult
@@ -128,8 +177,9 @@ final class ShellClient {
                 return
             }
             if count < 0, errno == EINTR { continue }
+            let closing = closingReason.map { " (\($0))" } ?? ""
             throw ShellTransportError(
-                count == 0 ? "the daemon closed the connection" : "read failed: \(Self.reason(errno))")
+                count == 0 ? "the daemon closed the connection\(closing)" : "read failed: \(Self.reason(errno))")
         }
     }
 

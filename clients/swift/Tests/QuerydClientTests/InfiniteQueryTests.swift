@@ -68,7 +68,7 @@ import Testing
 
 extension QueryOptions {
     /// A copy with another staleTime.
-    func with(staleTime: TimeInterval) -> QueryOptions {
+    func with(staleTime: StaleTime) -> QueryOptions {
         var copy = self
         copy.staleTime = staleTime
         return copy

@@ -36,11 +36,27 @@ import Testing
             ])
     }
 
-    @Test func staticStaleTimeAndRetryVariants() {
-        #expect(QueryOptions(staleTime: .infinity).jsonValue == ["staleTime": "static"])
+    /// Issue 14: `.infinity` was sent as `"static"`, so TanStack's `Infinity` was out of reach.
+    @Test func infinityAndStaticStaleTimesAreDistinct() {
+        #expect(QueryOptions(staleTime: .infinity).jsonValue == ["staleTime": "Infinity"])
+        #expect(QueryOptions(staleTime: .seconds(.infinity)).jsonValue == ["staleTime": "Infinity"])
+        #expect(QueryOptions(staleTime: .static).jsonValue == ["staleTime": "static"])
+        #expect(QueryOptions(staleTime: 0.25).jsonValue == ["staleTime": 250])
+    }
+
+    @Test func retryVariantsAndEveryTriggerOption() {
         #expect(QueryOptions(retry: .never).jsonValue == ["retry": false])
         #expect(QueryOptions(retry: .infinite).jsonValue == ["retry": true])
-        #expect(QueryOptions(refetchInterval: 0.5).jsonValue == ["refetchInterval": 500])
+        let triggers = QueryOptions(
+            refetchInterval: 0.5, refetchIntervalInBackground: true, refetchOnFocus: .always,
+            refetchOnReconnect: .never, refetchOn: ["saved"], notifyOnChangeProps: ["data"], push: .patch, echo: false)
+        #expect(
+            triggers.jsonValue == [
+                "refetchInterval": 500, "refetchIntervalInBackground": true, "refetchOnFocus": "always",
+                "refetchOnReconnect": false, "refetchOn": ["saved"], "notifyOnChangeProps": ["data"], "push": "patch",
+                "echo": false,
+            ])
+        #expect(QueryOptions(refetchOnFocus: .ifStale).jsonValue == ["refetchOnFocus": true])
     }
 
     @Test func typedKeysEncodeToArrays() async throws {

@@ -23,10 +23,17 @@ import Testing
             seen.append(event)
             if event == .reconnected { break }
         }
-        #expect(seen.count == 2)
-        guard case .disconnected(.connectionLost)? = seen.first else {
+        // Disconnected, then one reconnecting event per attempt (numbered from 1), then reconnected.
+        guard case .disconnected(.connectionLost)? = seen.first, seen.count >= 3 else {
             Issue.record("expected a disconnected event first, saw \(seen)")
             return
+        }
+        for (index, event) in seen.dropFirst().dropLast().enumerated() {
+            guard case .reconnecting(let attempt, let delay) = event else {
+                Issue.record("expected reconnecting events, saw \(seen)")
+                return
+            }
+            #expect(attempt == index + 1 && delay > 0 && delay <= ReconnectPolicy.standard.maxDelay)
         }
 
         // The new daemon has no data: the re-subscription fetches again through the re-registered fetcher.
@@ -36,10 +43,12 @@ import Testing
         #expect(await calls.count == 2)
     }
 
+    /// Without reconnecting, even an idempotent call fails (with reconnects it waits: see ResilienceTests).
     @Test func callsInFlightFailWhenTheDaemonGoes() async throws {
         let daemon = try TestDaemon()
         let server = try await connectedClient(daemon)
-        let reader = try await connectedClient(daemon)
+        let reader = QueryClient(socketPath: daemon.socketPath, reconnect: .disabled)
+        try await reader.connect()
         let gate = Gate()
         try await server.registerFetcher(["slow"]) { _, _ in
             await gate.pass()

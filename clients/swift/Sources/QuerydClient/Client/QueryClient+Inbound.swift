@@ -1,4 +1,5 @@
-// The reading side of the client: replies, the daemon's requests (fetch, mutate) and notifications.
+// The reading side of the client: replies, the daemon's requests (fetch, mutate) and notifications. It
+// reads tolerantly: unknown members and notifications are ignored, unknown requests answered -32601.
 
 import QuerydJSON
 import QuerydRPC
@@ -40,6 +41,12 @@ extension QueryClient {
     }
 
     private func handleResponse(_ response: RPCResponse) {
+        if response.id == .null, case .failure(let error) = response.outcome {
+            // An error the daemon could not tie to a request (e.g. -32008 before it closes): the likely reason
+            // of what follows.
+            closingReason = "\(error.code.rawValue) \(error.message)\(error.data.map { " \($0.encodedString)" } ?? "")"
+            return
+        }
         guard case .number(let number) = response.id, let id = number.intValue,
             let call = pending.removeValue(forKey: id)
         else { return }
@@ -47,6 +54,8 @@ extension QueryClient {
         case .success(let result):
             if let binding = call.binding { apply(binding, result: result) }
             call.continuation.resume(returning: .success(result))
+        case .failure(let error) where call.isResendable && reconnectPolicy.isEnabled && error.isShutdown:
+            parked[id] = call  // The daemon is stopping: ask the next one after the reconnect.
         case .failure(let error):
             call.continuation.resume(returning: .failure(.server(error)))
         }
@@ -70,17 +79,15 @@ extension QueryClient {
             } else {
                 notify("mutator.unregister", ["mutator": .number(JSONNumber(serverID))])
             }
-        case .subscription(let local):
+        case .subscription(let local, let freshStart):
             guard let serverID = result["subscription"]?.intValue else { return }
-            guard let entry = subscriptions[local] else {
+            guard subscriptions[local] != nil else {
                 notify("query.unsubscribe", ["subscription": .number(JSONNumber(serverID))])
                 return
             }
             subscriptions[local]?.serverID = serverID
             subscriptionByServerID[serverID] = local
-            if let state = result["state"].flatMap({ try? QueryState(json: $0) }) {
-                entry.continuation.yield(.state(state))
-            }
+            if let state = result["state"] { receiveFullState(state, for: local, freshStart: freshStart) }
         }
     }
 
@@ -88,16 +95,18 @@ extension QueryClient {
         let params = notification.params
         switch notification.method {
         case "query.changed":
-            guard let serverID = params?["subscription"]?.intValue, let local = subscriptionByServerID[serverID],
-                let entry = subscriptions[local], let raw = params?["state"],
-                let state = try? QueryState(json: raw)
+            guard let params, let serverID = params["subscription"]?.intValue,
+                let local = subscriptionByServerID[serverID]
             else { return }
-            entry.continuation.yield(.state(state))
+            receivePush(params, for: local)
         case "$/cancelRequest":
             guard let id = params?["id"]?.intValue else { return }
             serving.removeValue(forKey: id)?.cancel()
+        case "$/closing":
+            let reason = params?["reason"]?.stringValue ?? "closing"
+            closingReason = params?["limit"]?.stringValue.map { "\(reason) (limit \($0))" } ?? reason
         default:
-            break
+            break  // Unknown notifications are ignored (tolerant reader).
         }
     }
 
@@ -106,14 +115,18 @@ extension QueryClient {
         switch request.method {
         case "fetch":
             guard let serverID = params["fetcher"]?.intValue, let local = fetcherByServerID[serverID],
-                let entry = fetchers[local], let key = params["key"]
+                let entry = fetchers[local], let key = params["key"], case .number(let number) = request.id,
+                let id = number.intValue
             else {
                 reply(request.id, .failure(RPCError(.unknownID, "unknown fetcher")))
                 return
             }
             let handler = entry.handler
-            let pageParam = params["pageParam"]
-            serve(request.id) { try await handler(key, pageParam).jsonValue }
+            let current = generation
+            let fetch = FetchRequest(params: params, key: key) { data in
+                await self.sendProgress(data, forRequest: id, generation: current)
+            }
+            serve(request.id) { try await handler(fetch).jsonValue }
         case "mutate":
             guard let serverID = params["mutator"]?.intValue, let local = mutatorByServerID[serverID],
                 let entry = mutators[local], let key = params["key"]
@@ -125,8 +138,15 @@ extension QueryClient {
             let variables = params["variables"] ?? .null
             serve(request.id) { .object(["data": try await handler(key, variables)]) }
         default:
-            reply(request.id, .failure(RPCError(.methodNotFound)))
+            reply(request.id, .failure(RPCError(.methodNotFound, data: ["method": .string(request.method)])))
         }
+    }
+
+    /// `fetch.progress`: one streamed chunk (the whole data so far) while the `fetch` request `id` is served
+    /// on the connection it came from.
+    private func sendProgress(_ data: JSONValue, forRequest id: Int, generation served: Int) {
+        guard served == generation, serving[id] != nil else { return }
+        notify("fetch.progress", ["id": .number(JSONNumber(id)), "data": data])
     }
 
     /// Runs a handler in its own task and answers the daemon's request when it finishes (unless the daemon

@@ -63,10 +63,15 @@ extension QueryClient {
         try await stateCall("query.set", ["key": try KeyEncoding.json(key), "mergePatch": mergePatch])
     }
 
-    /// `query.refetch {key}`: refetches and returns the settled state (a failure is in the state).
+    /// `query.refetch {key}`: refetches and returns the settled state (a failure is in the state), or nil when
+    /// the key is not cached (the daemon then fetches nothing).
     @discardableResult
-    public func refetch(_ key: some QueryKey, cancelRefetch: Bool = true) async throws(QueryClientError) -> QueryState {
-        try await stateCall("query.refetch", ["key": try KeyEncoding.json(key), "cancelRefetch": .bool(cancelRefetch)])
+    public func refetch(_ key: some QueryKey, cancelRefetch: Bool = true) async throws(QueryClientError) -> QueryState?
+    {
+        let params: JSONValue = ["key": try KeyEncoding.json(key), "cancelRefetch": .bool(cancelRefetch)]
+        let result = try await request("query.refetch", params, binding: nil)
+        if result.isNull { return nil }
+        return try QueryState(json: result)
     }
 
     /// `query.cancel`: cancels the query's fetch; with `revert`, the state goes back to before it.
@@ -112,18 +117,54 @@ extension QueryClient {
         try await matchedCall("queries." + action.rawValue, ["filter": filter.jsonValue])
     }
 
-    /// `queries.list`: the states of matching queries (ordered by key).
+    /// `queries.list`: the states of matching queries (ordered by key), in one reply. For many queries use
+    /// ``listPages(_:limit:)``, which stays under the daemon's reply size limit.
     public func list(_ filter: QueryFilter = .all) async throws(QueryClientError) -> [QueryState] {
         let result = try await request("queries.list", ["filter": filter.jsonValue], binding: nil)
-        guard case .array(let items) = result else { throw .invalidResponse("queries.list: \(result.encodedString)") }
-        var states: [QueryState] = []
-        for item in items { states.append(try QueryState(json: item)) }
-        return states
+        return try QueryClient.states(result, of: "queries.list")
+    }
+
+    /// One page of `queries.list` (protocol 2): pass nil to start, then the previous page's `nextCursor`;
+    /// `limit` caps the page (the daemon's default is 100). `nextCursor` is nil on the last page.
+    public func listPage(_ filter: QueryFilter = .all, cursor: String?, limit: Int? = nil)
+        async throws(QueryClientError)
+        -> (queries: [QueryState], nextCursor: String?)
+    {
+        var params: [String: JSONValue] = ["filter": filter.jsonValue, "cursor": cursor.map(JSONValue.string) ?? .null]
+        if let limit { params["limit"] = .number(JSONNumber(limit)) }
+        let result = try await request("queries.list", .object(params), binding: nil)
+        guard let page = result["queries"] else { throw .invalidResponse("queries.list: \(result.encodedString)") }
+        return (try QueryClient.states(page, of: "queries.list"), result["nextCursor"]?.stringValue)
+    }
+
+    /// Every page of `queries.list` in order, fetched as the sequence is iterated.
+    public nonisolated func listPages(_ filter: QueryFilter = .all, limit: Int? = nil) -> QueryListPages {
+        QueryListPages(client: self, filter: filter, limit: limit)
     }
 
     /// `server.ping`: one round trip.
     public func ping() async throws(QueryClientError) {
         _ = try await request("server.ping", [:], binding: nil)
+    }
+
+    /// `client.setFocused` (TanStack's `focusManager.setFocused`): whether this client's user is looking at
+    /// it. While unfocused, polling stops (except `refetchIntervalInBackground`); regaining focus refetches
+    /// per `refetchOnFocus`. Only this connection's subscriptions are affected; a reconnect starts focused.
+    public func setFocused(_ focused: Bool) async throws(QueryClientError) {
+        _ = try await request("client.setFocused", ["focused": .bool(focused)], binding: nil)
+    }
+
+    /// `network.setOnline` (TanStack's `onlineManager.setOnline`): daemon-wide. Offline pauses fetches and
+    /// mutations; back online resumes them and refetches per `refetchOnReconnect`.
+    public func setOnline(_ online: Bool) async throws(QueryClientError) {
+        _ = try await request("network.setOnline", ["online": .bool(online)], binding: nil)
+    }
+
+    /// `events.emit`: refetches every query with an enabled subscription whose `refetchOn` lists `name`;
+    /// returns how many queries that was.
+    @discardableResult
+    public func emit(_ name: String) async throws(QueryClientError) -> Int {
+        try await matchedCall("events.emit", ["name": .string(name)])
     }
 
     // MARK: - Helpers
@@ -134,6 +175,13 @@ extension QueryClient {
 
     func stateCall(_ method: String, _ params: JSONValue) async throws(QueryClientError) -> QueryState {
         try QueryState(json: try await request(method, params, binding: nil))
+    }
+
+    static func states(_ value: JSONValue, of method: String) throws(QueryClientError) -> [QueryState] {
+        guard case .array(let items) = value else { throw .invalidResponse("\(method): \(value.encodedString)") }
+        var states: [QueryState] = []
+        for item in items { states.append(try QueryState(json: item)) }
+        return states
     }
 
     private func matchedCall(_ method: String, _ params: JSONValue) async throws(QueryClientError) -> Int {
@@ -155,4 +203,36 @@ public enum FilterAction: String, Sendable, Hashable {
     case remove
     /// `queries.reset`.
     case reset
+}
+
+/// The pages of `queries.list`, fetched one by one as iterated (``QueryClient/listPages(_:limit:)``). Each
+/// element is one page; iteration throws the ``QueryClientError`` of a failed page.
+public struct QueryListPages: AsyncSequence, Sendable {
+    /// One page of states.
+    public typealias Element = [QueryState]
+
+    let client: QueryClient
+    let filter: QueryFilter
+    let limit: Int?
+
+    /// An iterator starting at the first page.
+    public func makeAsyncIterator() -> Iterator { Iterator(pages: self) }
+
+    /// Fetches the next page on each call.
+    public struct Iterator: AsyncIteratorProtocol {
+        let pages: QueryListPages
+        var cursor: String?
+        var isDone = false
+
+        init(pages: QueryListPages) { self.pages = pages }
+
+        /// The next page, or nil after the last one.
+        public mutating func next() async throws -> [QueryState]? {
+            guard !isDone else { return nil }
+            let page = try await pages.client.listPage(pages.filter, cursor: cursor, limit: pages.limit)
+            cursor = page.nextCursor
+            isDone = page.nextCursor == nil
+            return page.queries
+        }
+    }
 }

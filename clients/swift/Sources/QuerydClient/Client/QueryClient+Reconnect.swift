@@ -1,4 +1,5 @@
-// Connection loss and recovery: fail what was waiting, reconnect with backoff, register everything again.
+// Connection loss and recovery: fail or park what was waiting, reconnect with backoff and jitter, negotiate,
+// register everything again, then re-send the parked idempotent calls.
 
 import Foundation
 import QuerydJSON
@@ -14,39 +15,63 @@ extension QueryClient {
         subscriptionByServerID.removeAll()
         for key in fetchers.keys { fetchers[key]?.serverID = nil }
         for key in mutators.keys { mutators[key]?.serverID = nil }
-        for key in subscriptions.keys { subscriptions[key]?.serverID = nil }
+        for key in subscriptions.keys {
+            subscriptions[key]?.serverID = nil
+            subscriptions[key]?.base = nil
+            subscriptions[key]?.heldPushes = nil
+        }
         guard !isClosed else { return }
-        let loss = QueryClientError.connectionLost("the daemon closed the connection")
-        failPending(with: loss)
+        let loss = QueryClientError.connectionLost(closingReason ?? "the daemon closed the connection")
+        closingReason = nil
+        let willReconnect = reconnectPolicy.isEnabled && hasConnectedOnce
+        let waiting = pending
+        pending.removeAll()
+        for (id, call) in waiting {
+            if willReconnect && call.isResendable {
+                parked[id] = call
+            } else {
+                call.continuation.resume(returning: .failure(loss))
+            }
+        }
         for entry in subscriptions.values { entry.continuation.yield(.connectionLost(loss)) }
         emit(.disconnected(loss))
-        guard reconnectPolicy.isEnabled, reconnectTask == nil else { return }
+        guard willReconnect, reconnectTask == nil else { return }
         reconnectTask = Task { await self.reconnectLoop() }
     }
 
     private func reconnectLoop() async {
-        var delay = reconnectPolicy.initialDelay
+        var attempt = 0
         while !isClosed && !Task.isCancelled {
+            let delay = reconnectPolicy.delay(afterFailedAttempts: attempt)
+            emit(.reconnecting(attempt: attempt + 1, delay: delay))
             try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             if isClosed || Task.isCancelled { break }
             if let opened = try? SocketConnection.open(path: socketPath) {
                 attach(opened)
-                let restored = await restoreRegistrations()
-                if restored {
+                if await restore() {
                     reconnectTask = nil
                     emit(.reconnected)
+                    resendParked()
                     return
                 }
                 // The new connection failed during the restore; its reader end starts over below.
             }
-            delay = min(delay * 2, reconnectPolicy.maxDelay)
+            attempt += 1
         }
         reconnectTask = nil
     }
 
-    /// Registers fetchers and mutators, then subscriptions, on the new connection. Returns false when the
-    /// connection dropped meanwhile.
-    private func restoreRegistrations() async -> Bool {
+    /// Negotiates, then registers fetchers and mutators, then subscriptions, on the new connection. Returns
+    /// false when the connection dropped meanwhile.
+    private func restore() async -> Bool {
+        let previousEpoch = serverInfo?.epoch
+        do {
+            try await negotiate()
+        } catch {
+            if case .server = error { return connection != nil }  // A refusing daemon: keep what it serves.
+            return false
+        }
+        let freshStart = previousEpoch != nil && serverInfo?.epoch != previousEpoch
         for (local, entry) in fetchers.sorted(by: { $0.key < $1.key }) {
             guard await restore("fetcher.register", entry.params, .fetcher(local: local)) else { return false }
         }
@@ -55,7 +80,8 @@ extension QueryClient {
         }
         for (local, entry) in subscriptions.sorted(by: { $0.key < $1.key }) {
             let params = QueryClient.subscribeParams(key: entry.key, options: entry.options)
-            guard await restore("query.subscribe", params, .subscription(local: local)) else { return false }
+            let binding = Binding.subscription(local: local, freshStart: freshStart)
+            guard await restore("query.subscribe", params, binding) else { return false }
         }
         return connection != nil
     }
@@ -67,6 +93,20 @@ extension QueryClient {
         } catch {
             if case .server = error { return true }  // The daemon refused this one; keep restoring the rest.
             return false
+        }
+    }
+
+    /// Sends the idempotent calls that were waiting when the last connection dropped, with their own ids.
+    private func resendParked() {
+        let calls = parked.sorted { $0.key < $1.key }
+        parked.removeAll()
+        for (id, call) in calls {
+            pending[id] = call
+            do throws(QueryClientError) {
+                try connection?.write(call.line)
+            } catch {
+                connection?.shutdown()
+            }
         }
     }
 

@@ -11,6 +11,18 @@ extension QueryClient {
         _ prefix: some QueryKey, exact: Bool = false, cancellable: Bool = false, defaults: QueryOptions? = nil,
         fetch: @escaping FetcherHandler
     ) async throws(QueryClientError) -> Registration {
+        try await registerFetcher(prefix, exact: exact, cancellable: cancellable, defaults: defaults) { request in
+            try await fetch(request.key, request.pageParam)
+        }
+    }
+
+    /// Like ``registerFetcher(_:exact:cancellable:defaults:fetch:)``, with a handler that receives the whole
+    /// ``FetchRequest`` and can stream chunks with ``FetchRequest/progress(_:)``.
+    @discardableResult
+    public func registerFetcher(
+        _ prefix: some QueryKey, exact: Bool = false, cancellable: Bool = false, defaults: QueryOptions? = nil,
+        serve fetch: @escaping StreamingFetcherHandler
+    ) async throws(QueryClientError) -> Registration {
         var params: [String: JSONValue] = [
             "key": try KeyEncoding.json(prefix), "exact": .bool(exact), "cancellable": .bool(cancellable),
         ]
@@ -82,7 +94,7 @@ extension QueryClient {
         do {
             result = try await request(
                 "query.subscribe", QueryClient.subscribeParams(key: keyJSON, options: options),
-                binding: .subscription(local: local))
+                binding: .subscription(local: local, freshStart: false))
         } catch {
             subscriptions[local] = nil
             continuation.finish()
@@ -119,14 +131,22 @@ extension QueryClient {
         try await stateCall("query.fetchPreviousPage", ["subscription": try serverID(of: subscription)])
     }
 
-    /// `query.setOptions`: replaces the subscription's options (kept for reconnects too).
+    /// `query.setOptions`: replaces the subscription's options and, with `key`, moves it to that query (as
+    /// `useQuery` does when its key changes). Both are kept for reconnects; later states carry the new key.
     @discardableResult
-    public func setOptions(_ subscription: QuerySubscription, _ options: QueryOptions) async throws(QueryClientError)
-        -> QueryState
-    {
+    public func setOptions(
+        _ subscription: QuerySubscription, _ options: QueryOptions, key: (some QueryKey)? = JSONKey?.none
+    ) async throws(QueryClientError) -> QueryState {
         let id = try serverID(of: subscription)
+        var params: [String: JSONValue] = ["subscription": id, "options": options.jsonValue]
+        let newKey = try key.map { (key) throws(QueryClientError) in try KeyEncoding.json(key) }
+        if let newKey { params["key"] = newKey }
         subscriptions[subscription.id]?.options = options
-        return try await stateCall("query.setOptions", ["subscription": id, "options": options.jsonValue])
+        if let newKey { subscriptions[subscription.id]?.key = newKey }
+        subscriptions[subscription.id]?.base = nil
+        let state = try await stateCall("query.setOptions", .object(params))
+        remember(state, for: subscription.id)
+        return state
     }
 
     private func serverID(of subscription: QuerySubscription) throws(QueryClientError) -> JSONValue {

@@ -1,6 +1,6 @@
 // The client actor: owns the connection, the pending calls, and what must be restored after a reconnect.
 
-import Foundation
+public import Foundation
 public import QuerydJSON
 import QuerydRPC
 
@@ -8,15 +8,18 @@ import QuerydRPC
 ///
 /// One actor owns the connection. A dedicated reader thread parses incoming lines and feeds them to the
 /// actor in order; replies resume the waiting calls, `fetch`/`mutate` requests run the registered handlers
-/// in tasks of their own, and `query.changed` notifications go to the subscriptions' streams. When the
-/// connection drops, waiting calls fail with ``QueryClientError/connectionLost(_:)``, subscriptions receive
-/// ``SubscriptionEvent/connectionLost(_:)``, and the client reconnects and registers its fetchers, mutators
-/// and subscriptions again (see ``ReconnectPolicy``).
+/// in tasks of their own, and `query.changed` notifications go to the subscriptions' streams. Every
+/// connection starts with `server.hello` (protocol 1 or 2 negotiated, see ``server``). When the connection
+/// drops, waiting calls fail with ``QueryClientError/connectionLost(_:)`` (except idempotent reads, which are
+/// sent again after the reconnect), subscriptions receive ``SubscriptionEvent/connectionLost(_:)``, and the
+/// client reconnects and registers its fetchers, mutators and subscriptions again (see ``ReconnectPolicy``).
 public actor QueryClient {
     /// The socket path this client connects to.
     public nonisolated let socketPath: String
     /// The reconnect policy.
     public nonisolated let reconnectPolicy: ReconnectPolicy
+    /// The name and version this client sends in `server.hello`.
+    public nonisolated static let clientInfo: JSONValue = ["name": "queryd-swift", "version": "0.2.0"]
 
     var connection: SocketConnection?
     /// Bumped for every connection, so late work of an old connection is recognised and dropped.
@@ -24,6 +27,8 @@ public actor QueryClient {
     var nextRequestID = 1
     var nextLocalID = 1
     var pending: [Int: PendingCall] = [:]
+    /// Idempotent calls whose connection dropped before the reply, sent again after the reconnect.
+    var parked: [Int: PendingCall] = [:]
     var fetchers: [Int: FetcherEntry] = [:]
     var fetcherByServerID: [Int: Int] = [:]
     var mutators: [Int: MutatorEntry] = [:]
@@ -36,31 +41,73 @@ public actor QueryClient {
     var isClosed = false
     var hasConnectedOnce = false
     var reconnectTask: Task<Void, Never>?
+    /// What the daemon said in `server.hello` on the current (or last) connection.
+    var serverInfo: ServerInfo?
+    /// The reason the daemon gave (`$/closing`, or an error with `"id": null`) before the connection ended.
+    var closingReason: String?
 
-    /// A client for the socket at `socketPath` (default: `$QUERYD_SOCKET`, else
-    /// `$XDG_RUNTIME_DIR/queryd.sock`, else `/tmp/queryd-<uid>.sock`). Call ``connect()`` next.
+    /// A client for the socket at `socketPath` (default: ``defaultSocketPath()``). Call ``connect(waitingUpTo:)``
+    /// next.
     public init(socketPath: String? = nil, reconnect: ReconnectPolicy = .standard) {
         self.socketPath = socketPath ?? QueryClient.defaultSocketPath()
         self.reconnectPolicy = reconnect
     }
 
-    /// The daemon's default socket path, from the environment as `queryd serve` computes it.
+    /// The daemon's default socket path, resolved as `queryd serve` resolves it: `$QUERYD_SOCKET`, else
+    /// `$XDG_RUNTIME_DIR/queryd.sock` when that directory is absolute (a relative one is ignored, as the XDG
+    /// Base Directory specification requires), else `/tmp/queryd-<uid>.sock`. Empty values count as unset.
     public nonisolated static func defaultSocketPath() -> String {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["QUERYD_SOCKET"], !path.isEmpty { return path }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/queryd.sock" }
-        return "/tmp/queryd-\(getuid()).sock"
+        defaultSocketPath(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// Opens the connection. Does nothing when already connected.
-    public func connect() async throws(QueryClientError) {
+    /// ``defaultSocketPath()`` for the given environment variables.
+    public nonisolated static func defaultSocketPath(environment: [String: String]) -> String {
+        if let path = environment["QUERYD_SOCKET"], !path.isEmpty { return path }
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return runtime.hasSuffix("/") ? runtime + "queryd.sock" : runtime + "/queryd.sock"
+        }
+        return "/tmp/queryd-\(Platform.userID()).sock"
+    }
+
+    /// Opens the connection and negotiates the protocol (``server`` holds the outcome). Does nothing when
+    /// already connected, or while the client reconnects by itself. While nothing listens at the socket path
+    /// yet (a daemon that is starting), it tries again with the reconnect policy's backoff for up to `seconds`
+    /// before throwing ``QueryClientError/connectionFailed(_:)``.
+    public func connect(waitingUpTo seconds: TimeInterval = 0) async throws(QueryClientError) {
         if isClosed { throw .closed }
-        if connection != nil { return }
-        let opened = try SocketConnection.open(path: socketPath)
-        attach(opened)
+        if connection != nil || reconnectTask != nil { return }
+        let deadline = Date().addingTimeInterval(seconds)
+        var attempt = 0
+        while true {
+            do throws(OpenFailure) {
+                attach(try SocketConnection.open(path: socketPath))
+                break
+            } catch {
+                let delay = reconnectPolicy.delay(afterFailedAttempts: attempt)
+                guard error.isAbsent, Date().addingTimeInterval(delay) < deadline else {
+                    throw .connectionFailed(error.reason)
+                }
+                attempt += 1
+                try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                if isClosed { throw .closed }
+            }
+        }
+        do throws(QueryClientError) {
+            try await negotiate()
+        } catch {
+            // Abandon the connection: its reader's end is then ignored (no disconnect event, no reconnect).
+            generation += 1
+            connection?.shutdown()
+            connection = nil
+            throw error
+        }
         hasConnectedOnce = true
         emit(.connected)
     }
+
+    /// What the daemon said in `server.hello` on the current (or last) connection: the negotiated protocol,
+    /// its node, cache epoch and capabilities. Nil before the first connection.
+    public var server: ServerInfo? { serverInfo }
 
     /// Whether a connection is open right now.
     public var isConnected: Bool { connection != nil }
@@ -124,12 +171,14 @@ public actor QueryClient {
         let outcome: Result<JSONValue, QueryClientError> = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<JSONValue, QueryClientError>, Never>) in
-                pending[id] = PendingCall(continuation: continuation, binding: binding)
+                pending[id] = PendingCall(
+                    continuation: continuation, binding: binding, line: line,
+                    isResendable: binding == nil && QueryClient.resendableMethods.contains(method))
                 do throws(QueryClientError) {
                     try connection.write(line)
                 } catch {
-                    pending[id] = nil
-                    continuation.resume(returning: .failure(error))
+                    // The reader then ends too, and the call is failed (or re-sent) with the others.
+                    connection.shutdown()
                 }
             }
         } onCancel: {
@@ -146,16 +195,29 @@ public actor QueryClient {
         try? connection?.write(line)
     }
 
-    /// Asks the daemon to answer one of this client's pending requests at once with -32800.
+    /// Asks the daemon to answer one of this client's pending requests at once with -32800; a call held for
+    /// a re-send while disconnected fails with -32800 at once.
     func cancelOwnRequest(_ id: Int) {
+        if let call = parked.removeValue(forKey: id) {
+            call.continuation.resume(returning: .failure(.server(RPCError(.requestCancelled))))
+            return
+        }
         guard pending[id] != nil else { return }
         notify("$/cancelRequest", ["id": .number(JSONNumber(id))])
     }
 
+    /// Methods whose request is sent again, unchanged, when the connection drops before the reply: reads
+    /// and fetches that the daemon deduplicates, so sending one twice has the effect of sending it once.
+    static let resendableMethods: Set<String> = [
+        "query.get", "query.state", "query.fetch", "query.ensure", "query.prefetch", "queries.list",
+        "server.ping", "server.stats", "rpc.discover",
+    ]
+
     func failPending(with error: QueryClientError) {
-        let calls = pending
+        let calls = Array(pending.values) + Array(parked.values)
         pending.removeAll()
-        for call in calls.values { call.continuation.resume(returning: .failure(error)) }
+        parked.removeAll()
+        for call in calls { call.continuation.resume(returning: .failure(error)) }
     }
 }
 
@@ -163,6 +225,10 @@ public actor QueryClient {
 struct PendingCall {
     let continuation: CheckedContinuation<Result<JSONValue, QueryClientError>, Never>
     let binding: Binding?
+    /// The request line as sent (a re-send after a reconnect writes it again, with the same id).
+    let line: [UInt8]
+    /// An idempotent read: sent again after a reconnect instead of failing.
+    let isResendable: Bool
 }
 
 /// Bookkeeping the reader applies as soon as a reply arrives, so that messages the daemon sends right
@@ -170,12 +236,13 @@ struct PendingCall {
 enum Binding {
     case fetcher(local: Int)
     case mutator(local: Int)
-    case subscription(local: Int)
+    /// `freshStart`: the state starts over (a re-subscribe to a daemon with another cache epoch).
+    case subscription(local: Int, freshStart: Bool)
 }
 
 struct FetcherEntry {
     let params: JSONValue
-    let handler: FetcherHandler
+    let handler: StreamingFetcherHandler
     var serverID: Int?
 }
 
@@ -186,8 +253,12 @@ struct MutatorEntry {
 }
 
 struct SubscriptionEntry {
-    let key: JSONValue
+    var key: JSONValue
     var options: QueryOptions
     let continuation: AsyncStream<SubscriptionEvent>.Continuation
     var serverID: Int?
+    /// Patch mode: the data last received and its `dataVersion`, the base the next merge patch applies to.
+    var base: PatchBase?
+    /// Patch mode: pushes that arrived while the data was being re-read, handled in order afterwards.
+    var heldPushes: [JSONValue]?
 }

@@ -17,8 +17,8 @@ public import QuerydRPC
 public final class QueryObserver<Value: Sendable> {
     /// The client this observer subscribes through.
     @ObservationIgnored public let client: QueryClient
-    /// The key, as JSON.
-    @ObservationIgnored public let key: JSONValue
+    /// The key, as JSON (changed by ``setOptions(_:key:)``).
+    public private(set) var key: JSONValue
     /// The options sent with the subscription.
     public private(set) var options: QueryOptions
     /// The last state received, nil before ``start()`` answered.
@@ -119,11 +119,20 @@ public final class QueryObserver<Value: Sendable> {
         return settled
     }
 
-    /// Replaces the subscription's options (`query.setOptions`).
-    public func setOptions(_ newOptions: QueryOptions) async throws(QueryClientError) {
+    /// Replaces the subscription's options and, with `key`, switches it to another query (`query.setOptions`),
+    /// as `useQuery` does when its key changes. The new query's states replace the old one's; pass
+    /// `placeholderData: "previous"` to keep showing the old data until the new query has its own.
+    public func setOptions(
+        _ newOptions: QueryOptions, key newKey: (some QueryKey)? = JSONKey?.none
+    ) async throws(QueryClientError) {
+        let keyJSON = try newKey.map { (key) throws(QueryClientError) in try KeyEncoding.json(key) }
         options = newOptions
+        if let keyJSON, keyJSON != key {
+            key = keyJSON
+            lastVersion = 0  // Versions count per query.
+        }
         guard let subscription else { return }
-        apply(try await client.setOptions(subscription, newOptions))
+        apply(try await client.setOptions(subscription, newOptions, key: keyJSON.map { JSONKey($0.arrayValue ?? []) }))
     }
 
     /// The subscription, for calls that take one (nil before ``start()``).
@@ -142,7 +151,8 @@ public final class QueryObserver<Value: Sendable> {
 
     /// Applies a state unless it is older than the one shown (replies and pushes may cross).
     func apply(_ received: QueryState) {
-        if received.version < lastVersion { return }
+        if received.isFreshStart { lastVersion = 0 }
+        if received.version < lastVersion || received.key != key { return }
         lastVersion = received.version
         connectionError = nil
         if state != received { state = received }

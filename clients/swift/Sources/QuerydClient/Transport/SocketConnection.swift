@@ -2,9 +2,14 @@
 // parses incoming lines and hands them to Swift concurrency through an AsyncStream.
 
 import Foundation
-import Glibc
 import QuerydJSON
 import QuerydRPC
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One open stream socket to the daemon. The descriptor is a plain integer, so the value is Sendable.
 ///
@@ -18,17 +23,19 @@ struct SocketConnection: Sendable {
     /// The longest line the reader accepts; longer lines are dropped.
     static let maxLineBytes = 64 * 1024 * 1024
 
-    /// Connects to the Unix socket at `path`.
-    static func open(path: String) throws(QueryClientError) -> SocketConnection {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .connectionFailed("socket: \(String(cString: strerror(errno)))") }
+    /// Connects to the Unix socket at `path`. ``OpenFailure/isAbsent`` tells a daemon that is not (yet)
+    /// listening from other failures.
+    static func open(path: String) throws(OpenFailure) -> SocketConnection {
+        let fd = socket(AF_UNIX, Platform.streamSocket, 0)
+        guard fd >= 0 else { throw OpenFailure(reason: "socket: \(Platform.reason(errno))", isAbsent: false) }
+        Platform.noSigPipe(fd)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let pathBytes = Array(path.utf8)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard pathBytes.count < capacity else {
-            Glibc.close(fd)
-            throw .connectionFailed("socket path longer than \(capacity - 1) bytes: \(path)")
+            Platform.closeDescriptor(fd)
+            throw OpenFailure(reason: "socket path longer than \(capacity - 1) bytes: \(path)", isAbsent: false)
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: pathBytes)
@@ -40,9 +47,10 @@ struct SocketConnection: Sendable {
             }
         }
         guard result == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw .connectionFailed("connect \(path): \(reason)")
+            let code = errno
+            Platform.closeDescriptor(fd)
+            throw OpenFailure(
+                reason: "connect \(path): \(Platform.reason(code))", isAbsent: code == ENOENT || code == ECONNREFUSED)
         }
         return SocketConnection(fd: fd)
     }
@@ -52,11 +60,11 @@ struct SocketConnection: Sendable {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                send(fd, buffer.baseAddress! + offset, buffer.count - offset, Platform.sendFlags)
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw .connectionLost("write: \(String(cString: strerror(errno)))")
+                throw .connectionLost("write: \(Platform.reason(errno))")
             }
             offset += written
         }
@@ -64,12 +72,12 @@ struct SocketConnection: Sendable {
 
     /// Shuts both directions down: the reader sees end of file and finishes its stream.
     func shutdown() {
-        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        Platform.shutdownBoth(fd)
     }
 
     /// Releases the descriptor. Call only after the reader's stream has finished.
     func close() {
-        _ = Glibc.close(fd)
+        Platform.closeDescriptor(fd)
     }
 
     /// Starts the reader thread and returns the stream of parsed messages. Lines that are not JSON
@@ -107,4 +115,12 @@ struct SocketConnection: Sendable {
         try? framer.finish(deliver)
         continuation.finish()
     }
+}
+
+/// Why ``SocketConnection/open(path:)`` failed.
+struct OpenFailure: Error {
+    /// The failing call and its errno text.
+    let reason: String
+    /// Nothing listens at the path yet (ENOENT or ECONNREFUSED): a daemon that is starting may appear.
+    let isAbsent: Bool
 }

@@ -7,9 +7,13 @@ public import QuerydJSON
 public enum ConnectionEvent: Sendable, Hashable {
     /// The first connection is open.
     case connected
-    /// The connection dropped; calls in flight failed with ``QueryClientError/connectionLost(_:)``.
+    /// The connection dropped; calls in flight failed with ``QueryClientError/connectionLost(_:)`` (its text
+    /// is the daemon's `$/closing` reason when it sent one), except idempotent reads, which wait to be re-sent.
     case disconnected(QueryClientError)
-    /// A new connection is open and every fetcher, mutator and subscription was registered again.
+    /// The client waits `delay` seconds before reconnect attempt `attempt` (1, 2, ...).
+    case reconnecting(attempt: Int, delay: TimeInterval)
+    /// A new connection is open, negotiated, and every fetcher, mutator and subscription was registered again;
+    /// the waiting idempotent calls are re-sent next.
     case reconnected
 }
 
@@ -22,7 +26,8 @@ public enum SubscriptionEvent: Sendable, Hashable {
     case connectionLost(QueryClientError)
 }
 
-/// How the client reconnects after losing the daemon.
+/// How the client reconnects after losing the daemon, and how it waits for one that is starting
+/// (``QueryClient/connect(waitingUpTo:)``).
 public struct ReconnectPolicy: Sendable, Hashable {
     /// Reconnect at all.
     public var isEnabled: Bool
@@ -30,15 +35,29 @@ public struct ReconnectPolicy: Sendable, Hashable {
     public var initialDelay: TimeInterval
     /// The longest delay between tries (delays double up to it), in seconds.
     public var maxDelay: TimeInterval
+    /// Each delay is drawn from `delay * (1 - jitter) ... delay` (0 to 1), so clients that lost the same
+    /// daemon do not all come back at the same instant.
+    public var jitter: Double
 
     /// A policy from its parts.
-    public init(isEnabled: Bool = true, initialDelay: TimeInterval = 0.05, maxDelay: TimeInterval = 1) {
+    public init(
+        isEnabled: Bool = true, initialDelay: TimeInterval = 0.05, maxDelay: TimeInterval = 1, jitter: Double = 0.5
+    ) {
         self.isEnabled = isEnabled
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
+        self.jitter = jitter
     }
 
-    /// Reconnect with 50 ms to 1 s delays.
+    /// The delay before the next try after `failures` failed tries: `initialDelay * 2^failures`, capped at
+    /// `maxDelay`, less a random part of up to `jitter` of it.
+    public func delay(afterFailedAttempts failures: Int, random: Double = Double.random(in: 0...1)) -> TimeInterval {
+        let doubled = initialDelay * pow(2, Double(min(failures, 32)))
+        let capped = min(doubled, maxDelay)
+        return capped * (1 - min(max(jitter, 0), 1) * random)
+    }
+
+    /// Reconnect with 50 ms to 1 s delays, jittered by up to half.
     public static let standard = ReconnectPolicy()
     /// Never reconnect.
     public static let disabled = ReconnectPolicy(isEnabled: false)

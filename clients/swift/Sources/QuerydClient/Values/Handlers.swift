@@ -46,10 +46,43 @@ public struct FetchResult: Sendable, Hashable {
 /// ``RPCError`` sends that error object; any other error is sent as code -32000 with its description.
 public typealias FetcherHandler = @Sendable (_ key: JSONValue, _ pageParam: JSONValue?) async throws -> FetchResult
 
+/// Serves `fetch` requests with the whole request, and can stream the data with ``FetchRequest/progress(_:)``.
+/// Errors are sent as for ``FetcherHandler``.
+public typealias StreamingFetcherHandler = @Sendable (_ request: FetchRequest) async throws -> FetchResult
+
+/// One `fetch` request from the daemon, as a ``StreamingFetcherHandler`` receives it.
+public struct FetchRequest: Sendable {
+    /// The query key.
+    public let key: JSONValue
+    /// Infinite queries: the page parameter; nil otherwise.
+    public let pageParam: JSONValue?
+    /// Infinite queries: `"forward"` or `"backward"`.
+    public let direction: String?
+    /// The attempt number, from 1.
+    public let attempt: Int
+    /// The query's `meta` option, when set.
+    public let meta: JSONValue?
+    private let send: @Sendable (JSONValue) async -> Void
+
+    init(params: JSONValue, key: JSONValue, send: @escaping @Sendable (JSONValue) async -> Void) {
+        self.key = key
+        pageParam = params["pageParam"]
+        direction = params["direction"]?.stringValue
+        attempt = params["attempt"]?.intValue ?? 1
+        meta = params["meta"]
+        self.send = send
+    }
+
+    /// Sends `fetch.progress` (TanStack's `streamedQuery`): `data` is the whole data so far and replaces the
+    /// query's data at once while the fetch goes on; the handler's result is the final data. Ignored for
+    /// infinite queries, and once the request was cancelled or the connection changed.
+    public func progress(_ data: JSONValue) async { await send(data) }
+}
+
 /// Serves `mutate` requests: receives the mutation key and variables and returns the result data.
 public typealias MutatorHandler = @Sendable (_ key: JSONValue, _ variables: JSONValue) async throws -> JSONValue
 
-/// A registration made with ``QueryClient/registerFetcher(_:exact:cancellable:defaults:fetch:)`` or
+/// A registration made with ``QueryClient/registerFetcher(_:exact:cancellable:defaults:serve:)`` or
 /// ``QueryClient/registerMutator(_:exact:mutate:)``; it survives reconnects (the client registers again).
 public struct Registration: Sendable, Hashable {
     /// This client's id for the registration (stable across reconnects, unlike the daemon's).

@@ -61,25 +61,90 @@ public struct InfiniteOptions: Sendable, Hashable {
     }
 }
 
+/// How long data stays fresh (TanStack's `staleTime`). A number literal is seconds: `staleTime: 30`.
+public enum StaleTime: Sendable, Hashable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    /// Fresh for this many seconds after `dataUpdatedAt` (`.seconds(.infinity)` is ``infinity``).
+    case seconds(TimeInterval)
+    /// TanStack's `Infinity`: never stale by time, but invalidation still makes it stale and refetches it
+    /// (wire `"Infinity"`).
+    case infinity
+    /// TanStack's `"static"`: never stale, not even after invalidation, which does not refetch it.
+    case `static`
+
+    /// Seconds from a float literal.
+    public init(floatLiteral value: Double) { self = .seconds(value) }
+    /// Seconds from an integer literal.
+    public init(integerLiteral value: Int) { self = .seconds(TimeInterval(value)) }
+
+    /// The wire form: milliseconds, `"Infinity"` or `"static"`.
+    var jsonValue: JSONValue {
+        switch self {
+        case .seconds(let seconds) where seconds.isInfinite: return "Infinity"
+        case .seconds(let seconds): return .number(JSONNumber(Milliseconds.from(seconds)))
+        case .infinity: return "Infinity"
+        case .static: return "static"
+        }
+    }
+}
+
+/// Whether a trigger (focus regained, daemon back online) refetches a subscription's query.
+public enum RefetchTrigger: Sendable, Hashable {
+    /// Never (wire `false`).
+    case never
+    /// When the data is stale for the subscription (wire `true`, the default).
+    case ifStale
+    /// Even when fresh, but not for `staleTime: .static` (wire `"always"`).
+    case always
+
+    var jsonValue: JSONValue {
+        switch self {
+        case .never: return false
+        case .ifStale: return true
+        case .always: return "always"
+        }
+    }
+}
+
+/// What each `query.changed` of a subscription carries (protocol 2, `options.push`).
+public enum PushMode: String, Sendable, Hashable {
+    /// The full state with data (the default, protocol 1 behaviour).
+    case state
+    /// States without data, with `dataVersion`; read the data with ``QueryClient/get(_:)`` when wanted.
+    case meta
+    /// Merge patches of the data; the client rebuilds the data, so the stream still yields full states.
+    case patch
+}
+
 /// Options for one query, in Swift units. Unset (nil) options are not sent, so the daemon's defaults apply
 /// (TanStack Query v5's: staleTime 0, gcTime 5 minutes, 3 retries for observers and none for fetch/ensure).
 public struct QueryOptions: Sendable, Hashable {
     /// Whether observers fetch automatically.
     public var enabled: Bool?
-    /// How long data stays fresh, in seconds; `.infinity` means never stale (the daemon's `"static"`).
-    public var staleTime: TimeInterval?
+    /// How long data stays fresh: seconds, ``StaleTime/infinity`` (TanStack's `Infinity`) or
+    /// ``StaleTime/static``.
+    public var staleTime: StaleTime?
     /// How long an unobserved query stays cached, in seconds; `.infinity` means forever.
     public var gcTime: TimeInterval?
     /// Retries of a failed fetch.
     public var retry: RetryConfig?
-    /// Whether a new observer refetches (sent as `refetchOnSubscribe`).
+    /// Whether a new observer refetches (sent as `refetchOnSubscribe`; TanStack's `refetchOnMount`).
     public var refetchOnAppear: RefetchOnAppear?
-    /// Periodic refetch in seconds. Needs daemon support for `refetchInterval`: this daemon version
-    /// rejects the option (-32602), so set it only against a daemon that lists it.
+    /// Periodic refetch in seconds, stale or not (`refetchInterval`); 0 turns polling off.
     public var refetchInterval: TimeInterval?
+    /// Keep polling while this client is unfocused (``QueryClient/setFocused(_:)``).
+    public var refetchIntervalInBackground: Bool?
+    /// Refetch when this client regains focus (TanStack's `refetchOnWindowFocus`).
+    public var refetchOnFocus: RefetchTrigger?
+    /// Refetch when the daemon goes back online (``QueryClient/setOnline(_:)``).
+    public var refetchOnReconnect: RefetchTrigger?
+    /// Names of ``QueryClient/emit(_:)`` events that refetch the query (queryd's own trigger).
+    public var refetchOn: [String]?
+    /// State fields whose change is pushed (nil: every field, the daemon's `"all"`); `[]` never notifies.
+    public var notifyOnChangeProps: [String]?
     /// A JSON Pointer (RFC 6901) into the data; observers see only that part.
     public var select: String?
-    /// Data shown while the query has none (not cached).
+    /// Data shown while the query has none (not cached); the string `"previous"` keeps the data of the key
+    /// a ``QueryObserver`` switched away from (TanStack's `keepPreviousData`).
     public var placeholderData: JSONValue?
     /// Data the query starts with when it has none.
     public var initialData: JSONValue?
@@ -91,14 +156,21 @@ public struct QueryOptions: Sendable, Hashable {
     public var timeout: TimeInterval?
     /// Makes the query an infinite (paged) query.
     public var infinite: InfiniteOptions?
+    /// What pushes carry (protocol 2): full states, metadata only, or merge patches.
+    public var push: PushMode?
+    /// With `false`, this client's own ``QueryClient/set(_:data:)`` is not pushed back to the subscription
+    /// (protocol 2; the reply has the state already).
+    public var echo: Bool?
 
     /// Options; every argument defaults to "not set".
     public init(
-        enabled: Bool? = nil, staleTime: TimeInterval? = nil, gcTime: TimeInterval? = nil,
+        enabled: Bool? = nil, staleTime: StaleTime? = nil, gcTime: TimeInterval? = nil,
         retry: RetryConfig? = nil, refetchOnAppear: RefetchOnAppear? = nil, refetchInterval: TimeInterval? = nil,
+        refetchIntervalInBackground: Bool? = nil, refetchOnFocus: RefetchTrigger? = nil,
+        refetchOnReconnect: RefetchTrigger? = nil, refetchOn: [String]? = nil, notifyOnChangeProps: [String]? = nil,
         select: String? = nil, placeholderData: JSONValue? = nil, initialData: JSONValue? = nil,
         initialDataUpdatedAt: Date? = nil, meta: JSONValue? = nil, timeout: TimeInterval? = nil,
-        infinite: InfiniteOptions? = nil
+        infinite: InfiniteOptions? = nil, push: PushMode? = nil, echo: Bool? = nil
     ) {
         self.enabled = enabled
         self.staleTime = staleTime
@@ -106,6 +178,11 @@ public struct QueryOptions: Sendable, Hashable {
         self.retry = retry
         self.refetchOnAppear = refetchOnAppear
         self.refetchInterval = refetchInterval
+        self.refetchIntervalInBackground = refetchIntervalInBackground
+        self.refetchOnFocus = refetchOnFocus
+        self.refetchOnReconnect = refetchOnReconnect
+        self.refetchOn = refetchOn
+        self.notifyOnChangeProps = notifyOnChangeProps
         self.select = select
         self.placeholderData = placeholderData
         self.initialData = initialData
@@ -113,6 +190,8 @@ public struct QueryOptions: Sendable, Hashable {
         self.meta = meta
         self.timeout = timeout
         self.infinite = infinite
+        self.push = push
+        self.echo = echo
     }
 
     /// True when no option is set (the `options` member is then omitted).
@@ -122,13 +201,20 @@ public struct QueryOptions: Sendable, Hashable {
     public var jsonValue: JSONValue {
         var members: [String: JSONValue] = [:]
         if let enabled { members["enabled"] = .bool(enabled) }
-        if let staleTime {
-            members["staleTime"] = staleTime.isInfinite ? "static" : .number(JSONNumber(Milliseconds.from(staleTime)))
-        }
+        if let staleTime { members["staleTime"] = staleTime.jsonValue }
         if let gcTime { members["gcTime"] = gcTime.isInfinite ? .null : .number(JSONNumber(Milliseconds.from(gcTime))) }
         retry?.write(into: &members)
         if let refetchOnAppear { members["refetchOnSubscribe"] = .string(refetchOnAppear.rawValue) }
         if let refetchInterval { members["refetchInterval"] = .number(JSONNumber(Milliseconds.from(refetchInterval))) }
+        if let refetchIntervalInBackground {
+            members["refetchIntervalInBackground"] = .bool(refetchIntervalInBackground)
+        }
+        if let refetchOnFocus { members["refetchOnFocus"] = refetchOnFocus.jsonValue }
+        if let refetchOnReconnect { members["refetchOnReconnect"] = refetchOnReconnect.jsonValue }
+        if let refetchOn { members["refetchOn"] = .array(refetchOn.map(JSONValue.string)) }
+        if let notifyOnChangeProps {
+            members["notifyOnChangeProps"] = .array(notifyOnChangeProps.map(JSONValue.string))
+        }
         if let select { members["select"] = .string(select) }
         if let placeholderData { members["placeholderData"] = placeholderData }
         if let initialData { members["initialData"] = initialData }
@@ -143,6 +229,8 @@ public struct QueryOptions: Sendable, Hashable {
             if let maxPages = infinite.maxPages { page["maxPages"] = .number(JSONNumber(maxPages)) }
             members["infinite"] = .object(page)
         }
+        if let push { members["push"] = .string(push.rawValue) }
+        if let echo { members["echo"] = .bool(echo) }
         return .object(members)
     }
 }

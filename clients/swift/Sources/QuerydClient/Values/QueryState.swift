@@ -67,8 +67,16 @@ public struct QueryState: Sendable, Hashable {
     public var isPaused: Bool
     /// At least one fetch or write finished.
     public var isFetched: Bool
-    /// Grows with every change of the query's state (within one daemon's life).
+    /// Grows with every change of the query's state; never restarts for a key while the daemon runs.
     public var version: Int64
+    /// The `version` at which the data last changed (protocol 2, subscriptions with `push` `meta` or
+    /// `patch`); nil when absent.
+    public var dataVersion: Int64?
+    /// The daemon's cache generation (protocol 2); nil from a protocol-1 daemon.
+    public var epoch: String?
+    /// Set by the client on a state that starts over: a push with `resync: true`, or the first state after
+    /// a reconnect to a daemon whose cache epoch changed. Discard what was derived from earlier states.
+    public var isFreshStart = false
     /// Infinite queries: a next page exists.
     public var hasNextPage: Bool
     /// Infinite queries: a previous page exists.
@@ -120,6 +128,8 @@ public struct QueryState: Sendable, Hashable {
         isPaused = flag("isPaused")
         isFetched = flag("isFetched")
         version = integer("version")
+        dataVersion = members["dataVersion"]?.int64Value
+        epoch = members["epoch"]?.stringValue
         hasNextPage = flag("hasNextPage")
         hasPreviousPage = flag("hasPreviousPage")
         isFetchingNextPage = flag("isFetchingNextPage")
@@ -127,6 +137,19 @@ public struct QueryState: Sendable, Hashable {
         isFetchNextPageError = flag("isFetchNextPageError")
         isFetchPreviousPageError = flag("isFetchPreviousPageError")
         raw = json
+    }
+}
+
+extension QueryState {
+    /// This state with `data` (and the same member in ``raw``) replaced: a patch-mode state rebuilt.
+    func replacingData(_ newData: JSONValue) -> QueryState {
+        var copy = self
+        copy.data = newData
+        if case .object(var members) = raw {
+            members["data"] = newData
+            copy.raw = .object(members)
+        }
+        return copy
     }
 }
 

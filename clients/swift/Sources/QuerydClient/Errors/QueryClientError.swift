@@ -28,6 +28,9 @@ public enum QueryClientError: Error, Sendable, Hashable, CustomStringConvertible
         return nil
     }
 
+    /// The documented code of the server error, when this is one: `catch let error where error.code == .noFetcher`.
+    public var code: RPCError.Code? { rpcError?.knownCode }
+
     /// A one-line explanation.
     public var description: String {
         switch self {
