@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from . import __version__
 from .connecting import Connecting
-from .connection import LINE_LIMIT, Connection
+from .connection import LINE_LIMIT, LINE_TOO_LONG, Connection
 from .errors import ClientClosed, ConnectionLost, InvalidParams, QuerydConnectionError, RPCError, UnknownID
 from .handlers import Handler, Registration, error_object, serve_fetch, serve_mutate
 from .keys import as_key, wire_options
@@ -290,14 +290,16 @@ class Client:
 
         Cancelling the awaiting task sends ``$/cancelRequest``. A read (``query.get``, ``query.state``,
         ``query.fetch``, ``query.ensure``) whose connection dropped before the reply is sent again
-        once reconnected; any other call raises ConnectionLost then.
+        once reconnected (unless its reply was over ``max_line_bytes``); any other call raises
+        ConnectionLost then.
         """
         while True:
             conn = await self._connection()
             try:
                 return await conn.request(method, params)
-            except ConnectionLost:
-                if method not in IDEMPOTENT or not self._reconnect or self._closing:
+            except ConnectionLost as error:
+                resend = method in IDEMPOTENT and error.code != LINE_TOO_LONG
+                if not resend or not self._reconnect or self._closing:
                     raise
 
     # -- lifecycle triggers ----------------------------------------------------------------------

@@ -18,6 +18,8 @@ from .errors import ConnectFailed, ConnectionLost, RPCError
 
 #: The longest line accepted from the daemon (its own default limit is 16 MiB).
 LINE_LIMIT = 64 * 1024 * 1024
+#: The ``code`` of the ConnectionLost raised when a line is over the limit (such a call is not re-sent).
+LINE_TOO_LONG = "LINE_TOO_LONG"
 
 RequestHandler = Callable[["Connection", Any, str, Any], None]
 NotificationHandler = Callable[["Connection", str, Any], None]
@@ -150,6 +152,7 @@ class Connection:
 
     async def _read_loop(self) -> None:
         reason = "the daemon closed the connection"
+        code: Optional[str] = None
         try:
             while True:
                 line = await self._reader.readline()
@@ -160,12 +163,13 @@ class Connection:
                 self._dispatch_line(line)
         except ValueError:
             reason = f"a line from the daemon is longer than the limit ({self.max_line_bytes} bytes)"
+            code = LINE_TOO_LONG
         except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
             reason = f"the connection failed: {error}"
         finally:
             if self._closing_notice is not None:
                 reason = f"the daemon closed the connection: {self._closing_notice}"
-            self._finish(ConnectionLost(reason))
+            self._finish(ConnectionLost(reason, code))
 
     def _dispatch_line(self, line: bytes) -> None:
         if not line.strip():
@@ -211,7 +215,7 @@ class Connection:
         waiting, self._waiting = self._waiting, {}
         for future, name, _ in waiting.values():
             if not future.done():
-                future.set_exception(ConnectionLost(f"{name}: {error}"))
+                future.set_exception(ConnectionLost(f"{name}: {error}", error.code))
         self.close_reason = str(error)
         self._writer.close()
         self._closed.set_result(None)

@@ -28,7 +28,12 @@ class ConnectFailed(QuerydConnectionError):
 
 
 class ConnectionLost(QuerydConnectionError):
-    """The connection closed while a request was waiting for its reply."""
+    """The connection closed while a request was waiting for its reply. ``code`` is
+    ``"LINE_TOO_LONG"`` when a line from the daemon was over the client's limit, else None."""
+
+    def __init__(self, message: str, code: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class ClientClosed(QuerydConnectionError):
