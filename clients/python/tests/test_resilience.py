@@ -8,7 +8,7 @@ import threading
 import pytest
 from support import Daemon, eventually, run
 
-from queryd_client import Client, ConnectFailed
+from queryd_client import Client, ConnectFailed, ConnectionLost
 
 
 def test_connect_waits_for_a_daemon_that_is_starting():
@@ -64,3 +64,19 @@ def test_a_fetch_in_flight_is_sent_again_after_the_daemon_was_killed():
 
 async def _pending(client, count):
     return (await client.server.stats())["pendingRequests"] == count
+
+
+def test_a_line_over_max_line_bytes_ends_the_connection_and_the_read_is_not_resent(daemon):
+    async def main():
+        async with Client.connect(daemon.socket_path) as writer, Client.connect(
+            daemon.socket_path, max_line_bytes=1000, backoff=(0.01, 0.02)
+        ) as reader:
+            await writer.query.set(["big"], "x" * 5000)
+            with pytest.raises(ConnectionLost) as caught:
+                await reader.query.get(["big"])
+            assert caught.value.code == "LINE_TOO_LONG"
+            assert "longer than the limit (1000 bytes)" in str(caught.value)
+            await reader.server.ping()
+            assert reader.reconnects == 1
+
+    run(main())
