@@ -5,12 +5,12 @@
 // to 1 for an older daemon). When the connection drops it reconnects with a growing, jittered delay
 // (resilience.js), says hello again, registers every fetcher and mutator again, restores the focus
 // and online state it set and re-subscribes every subscription before any waiting call goes on.
-// Reads in flight when it dropped (query.get/state/fetch/ensure) are sent again; other calls reject
-// with ConnectionLost. `onConnectionState` reports connecting / connected / reconnecting / closed.
+// Reads in flight when it dropped, or that a stopping daemon cancelled (query.get/state/fetch/ensure),
+// are sent again; other calls reject with ConnectionLost. `onConnectionState` reports connecting / connected / reconnecting / closed.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection, LINE_LIMIT, LINE_TOO_LONG } from './connection.js';
-import { ClientClosed, ConnectionLost, InvalidParams, QuerydConnectionError, RPCError, UnknownID } from './errors.js';
+import { CancelledByServer, ClientClosed, ConnectionLost, InvalidParams, QuerydConnectionError, RPCError, UnknownID } from './errors.js';
 import { errorObject, Registration, serveFetch, serveMutate } from './handlers.js';
 import { asKey, checkOptions, socketPath, wireOptions } from './keys.js';
 import { ClockAPI, MutationAPI, MutationsAPI, QueriesAPI, QueryAPI, ServerAPI } from './namespaces.js';
@@ -151,8 +151,8 @@ export class Client {
   /**
    * Sends any method and resolves with its result; `{signal}` cancels it (`$/cancelRequest`). A read
    * (query.get, query.state, query.fetch, query.ensure) whose connection dropped before the reply is
-   * sent again once reconnected (unless its reply was over `maxLineBytes`); any other call rejects
-   * with ConnectionLost then.
+   * sent again once reconnected (unless its reply was over `maxLineBytes`), and so is one the daemon
+   * answered with -32003 `shutdown`; any other call rejects with ConnectionLost (CancelledByServer).
    */
   async call(method, params, { signal } = {}) {
     for (;;) {
@@ -161,8 +161,10 @@ export class Client {
       try {
         return await conn.request(method, params, { signal });
       } catch (error) {
-        const resend = error instanceof ConnectionLost && error.code !== LINE_TOO_LONG && IDEMPOTENT.has(method);
-        if (!resend || !this.#reconnect || this.#closing) throw error;
+        const stopping = error instanceof CancelledByServer && error.data?.reason === 'shutdown';
+        const lost = error instanceof ConnectionLost && error.code !== LINE_TOO_LONG;
+        if (!(stopping || lost) || !IDEMPOTENT.has(method) || !this.#reconnect || this.#closing) throw error;
+        if (stopping) await conn.waitClosed(); // the daemon is stopping: ask the next one
       }
     }
   }

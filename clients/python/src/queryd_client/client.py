@@ -5,8 +5,8 @@ subscriptions. Connecting says ``server.hello`` with protocol negotiation (proto
 to 1 for an older daemon). When the connection drops it reconnects with a growing, jittered delay
 (resilience.py), says hello again, registers every fetcher and mutator again, restores the focus and
 online state it set and re-subscribes every subscription before any waiting call goes on. Reads in
-flight when it dropped (``query.get/state/fetch/ensure``) are sent again; other calls fail with
-ConnectionLost. ``on_connection_state`` reports connecting / connected / reconnecting / closed.
+flight when it dropped, or that a stopping daemon cancelled (``query.get/state/fetch/ensure``), are
+sent again; other calls fail with ConnectionLost. ``on_connection_state`` reports connecting / connected / reconnecting / closed.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 from . import __version__
 from .connecting import Connecting
 from .connection import LINE_LIMIT, LINE_TOO_LONG, Connection
-from .errors import ClientClosed, ConnectionLost, InvalidParams, QuerydConnectionError, RPCError, UnknownID
+from .errors import CancelledByServer, ClientClosed, ConnectionLost, InvalidParams, QuerydConnectionError, RPCError, UnknownID
 from .handlers import Handler, Registration, error_object, serve_fetch, serve_mutate
 from .keys import as_key, wire_options
 from .namespaces import ClockAPI, MutationAPI, MutationsAPI, QueriesAPI, QueryAPI, ServerAPI
@@ -290,8 +290,8 @@ class Client:
 
         Cancelling the awaiting task sends ``$/cancelRequest``. A read (``query.get``, ``query.state``,
         ``query.fetch``, ``query.ensure``) whose connection dropped before the reply is sent again
-        once reconnected (unless its reply was over ``max_line_bytes``); any other call raises
-        ConnectionLost then.
+        once reconnected (unless its reply was over ``max_line_bytes``), and so is one the daemon
+        answered with -32003 ``shutdown``; any other call raises ConnectionLost (CancelledByServer) then.
         """
         while True:
             conn = await self._connection()
@@ -301,6 +301,11 @@ class Client:
                 resend = method in IDEMPOTENT and error.code != LINE_TOO_LONG
                 if not resend or not self._reconnect or self._closing:
                     raise
+            except CancelledByServer as error:
+                stopping = isinstance(error.data, dict) and error.data.get("reason") == "shutdown"
+                if not (stopping and method in IDEMPOTENT and self._reconnect):
+                    raise
+                await conn.wait_closed()  # the daemon is stopping: ask the next one
 
     # -- lifecycle triggers ----------------------------------------------------------------------
 
