@@ -44,7 +44,8 @@ class Client:
         self._thread.start()
         options = {"reconnect": reconnect, "connect_wait": connect_wait, "backoff": backoff}
         try:
-            self._client: AsyncClient = self._run(_invoke(AsyncClient.connect, (path,), options), timeout=None)
+            connecting = _invoke(AsyncClient.connect, (path,), options)
+            self._client: AsyncClient = self._run(connecting, timeout=None if timeout is None else timeout + connect_wait)
         except BaseException:
             self._stop_loop()
             raise
