@@ -43,6 +43,7 @@ export class Client {
   #states = new StateListeners();
   #lifecycle = new Map();   // method -> params: the focus/online state set through this client
   #reopening = null;
+  #stopping = new AbortController(); // aborted by close(): ends a reconnect delay at once
   #registrations = [];
   #byWire = new Map();      // "fetcher:1" -> Registration
   #streams = [];
@@ -131,6 +132,7 @@ export class Client {
   async close() {
     if (this.#closing) return;
     this.#closing = true;
+    this.#stopping.abort();
     this.#markConnected();
     for (const stream of [...this.#streams]) stream._finish();
     if (this.#conn) await this.#conn.close();
@@ -445,7 +447,7 @@ export class Client {
         // A refused hello or restore is retried like a failed connect: the daemon may be restarting.
         await conn?.close();
         this.#states.change('reconnecting', error.message);
-        await sleep(this.#backoff.next());
+        await sleep(this.#backoff.next(), undefined, { signal: this.#stopping.signal }).catch(() => {});
         continue;
       }
       this.#backoff.reset();

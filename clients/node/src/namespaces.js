@@ -123,6 +123,10 @@ export class QueriesAPI {
     const params = filterParams(filter, limit === undefined ? { cursor: null } : { cursor: null, limit });
     for (;;) {
       const page = await this.#client.call('queries.list', params, { signal });
+      if (Array.isArray(page)) { // a daemon that ignores cursor answers everything at once
+        yield page;
+        return;
+      }
       yield page.queries;
       if (typeof page.nextCursor !== 'string') return;
       params.cursor = page.nextCursor;

@@ -139,7 +139,9 @@ class QueriesAPI(_Namespace):
         """The matches' states, each with ``observers``."""
         return [QueryState(s) for s in await self._client.call("queries.list", self._params(key, **fields))]
 
-    async def pages(self, key: Any = None, *, limit: Optional[int] = None, **fields: Any) -> AsyncIterator[List[QueryState]]:
+    async def pages(
+        self, key: Any = None, *, limit: Optional[int] = None, **fields: Any
+    ) -> AsyncIterator[List[QueryState]]:
         """The matches page by page (``queries.list`` with ``cursor``/``nextCursor``, protocol 2; a
         protocol-1 daemon answers everything as one page). ``limit`` caps a page (daemon default 100)."""
         params = self._params(key, **fields)
@@ -151,6 +153,9 @@ class QueriesAPI(_Namespace):
             params["limit"] = limit
         while True:
             page = await self._client.call("queries.list", params)
+            if isinstance(page, list):  # a daemon that ignores cursor answers everything at once
+                yield [QueryState(s) for s in page]
+                return
             yield [QueryState(s) for s in page["queries"]]
             if not isinstance(page.get("nextCursor"), str):
                 return

@@ -171,7 +171,7 @@ def _pages(owner: Client, pages: AsyncIterator[Any]) -> Iterator[Any]:
     """A blocking iterator over an async generator (``queries.pages``); each step bounded by the timeout."""
     while True:
         try:
-            yield owner._run(pages.__anext__())
+            yield owner._run(_invoke(pages.__anext__, (), {}))
         except StopAsyncIteration:
             return
 
