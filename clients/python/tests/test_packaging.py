@@ -18,7 +18,8 @@ def test_pip_install_into_a_clean_venv():
         shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build", "tests"))
         # Offline when this Python has the build backend (setuptools and wheel): the venv sees them.
         # Otherwise pip fetches the backend from the package index into its isolated build.
-        has_backend = subprocess.run([sys.executable, "-c", "import setuptools, wheel"], capture_output=True).returncode == 0
+        probe_backend = subprocess.run([sys.executable, "-c", "import setuptools, wheel"], capture_output=True)
+        has_backend = probe_backend.returncode == 0
         options = ["--system-site-packages"] if has_backend else []
         subprocess.run([sys.executable, "-m", "venv", *options, str(venv)], check=True)
         python = str(venv / "bin" / "python")

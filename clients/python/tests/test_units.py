@@ -151,7 +151,8 @@ def test_public_api_is_fully_annotated():
     from queryd_client import sync
 
     missing = []
-    classes = [getattr(queryd_client, name) for name in queryd_client.__all__ if inspect.isclass(getattr(queryd_client, name))]
+    exported = [getattr(queryd_client, name) for name in queryd_client.__all__]
+    classes = [member for member in exported if inspect.isclass(member)]
     for owner in classes + [sync.Client, sync.SyncSubscription] + [type(n) for n in _namespaces()]:
         for name, member in vars(owner).items():
             if name.startswith("_") and name not in ("__init__",) or not inspect.isfunction(member):

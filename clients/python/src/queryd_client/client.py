@@ -6,7 +6,8 @@ to 1 for an older daemon). When the connection drops it reconnects with a growin
 (resilience.py), says hello again, registers every fetcher and mutator again, restores the focus and
 online state it set and re-subscribes every subscription before any waiting call goes on. Reads in
 flight when it dropped, or that a stopping daemon cancelled (``query.get/state/fetch/ensure``), are
-sent again; other calls fail with ConnectionLost. ``on_connection_state`` reports connecting / connected / reconnecting / closed.
+sent again; other calls fail with ConnectionLost. ``on_connection_state`` reports connecting,
+connected, reconnecting and closed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,16 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 from . import __version__
 from .connecting import Connecting
 from .connection import LINE_LIMIT, LINE_TOO_LONG, Connection
-from .errors import CancelledByServer, ClientClosed, ConnectionLost, InvalidParams, QuerydConnectionError, RPCError, UnknownID
+from .errors import (
+    CancelledByServer,
+    ClientClosed,
+    ConnectionLost,
+    InvalidParams,
+    QuerydConnectionError,
+    QuerydError,
+    RPCError,
+    UnknownID,
+)
 from .handlers import Handler, Registration, error_object, serve_fetch, serve_mutate
 from .keys import as_key, wire_options
 from .namespaces import ClockAPI, MutationAPI, MutationsAPI, QueriesAPI, QueryAPI, ServerAPI
@@ -260,7 +270,9 @@ class Client:
             try:
                 await self._greet(conn)
                 await self._restore(conn)
-            except QuerydConnectionError:
+            except QuerydError:
+                # A refused hello is retried like a failed connect: the daemon may be restarting.
+                await conn.close()
                 await asyncio.sleep(self._backoff.next())
                 continue
             self._backoff.reset()
@@ -271,7 +283,10 @@ class Client:
 
     async def _restore(self, conn: Connection) -> None:
         for method, params in list(self._lifecycle.items()):
-            await conn.request(method, params)
+            try:
+                await conn.request(method, params)
+            except RPCError:
+                pass  # a daemon without the method: nothing to restore
         for registration in list(self._registrations):
             try:
                 await self._register(conn, registration)

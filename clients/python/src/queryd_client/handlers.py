@@ -28,7 +28,11 @@ class Registration:
     """
 
     def __init__(
-        self, kind: str, params: Dict[str, Any], handler: Handler, unregister: Callable[["Registration"], Awaitable[None]]
+        self,
+        kind: str,
+        params: Dict[str, Any],
+        handler: Handler,
+        unregister: Callable[["Registration"], Awaitable[None]],
     ) -> None:
         self.kind = kind
         self.params = params

@@ -45,7 +45,8 @@ class Client:
         options = {"reconnect": reconnect, "connect_wait": connect_wait, "backoff": backoff}
         try:
             connecting = _invoke(AsyncClient.connect, (path,), options)
-            self._client: AsyncClient = self._run(connecting, timeout=None if timeout is None else timeout + connect_wait)
+            bound = None if timeout is None else timeout + connect_wait
+            self._client: AsyncClient = self._run(connecting, timeout=bound)
         except BaseException:
             self._stop_loop()
             raise
