@@ -460,7 +460,11 @@ export class Client {
   }
 
   async #restore(conn) {
-    for (const [method, params] of this.#lifecycle) await conn.request(method, params);
+    for (const [method, params] of this.#lifecycle) {
+      await conn.request(method, params).catch((error) => {
+        if (!(error instanceof RPCError)) throw error; // a daemon without the method: nothing to restore
+      });
+    }
     for (const registration of [...this.#registrations]) {
       try {
         await this.#register(conn, registration);
