@@ -190,3 +190,25 @@ test('an idempotent read in flight is sent again after a reconnect', async () =>
   });
   assert.deepEqual(received, [{ key: ['k'] }, { key: ['k'] }]);
 });
+
+test('meta pushes are yielded without data and without reads', async () => {
+  const requests = [];
+  await withPeer(async (peer) => {
+    await peer.hello();
+    const request = await peer.expect('query.subscribe');
+    peer.reply(request, { subscription: 1, state: state(1, { dataVersion: 1 }) });
+    peer.send({ method: 'query.changed', params: { subscription: 1, state: state(2, { dataVersion: 2 }) } });
+    for (let message = await peer.recv(); message !== null; message = await peer.recv()) {
+      requests.push(message.method);
+      if ('id' in message) peer.reply(message, {});
+    }
+  }, async (fake) => {
+    const client = await Client.connect(fake.path);
+    const subscription = client.subscribe(['k'], { push: 'meta' });
+    const seen = [await subscription.nextState(5000), await subscription.nextState(5000)];
+    assert.deepEqual(seen.map((s) => [s.version, s.dataVersion, 'data' in s]), [[1, 1, false], [2, 2, false]]);
+    await client.server.ping();
+    await client.close();
+  });
+  assert.deepEqual(requests, ['server.ping']);
+});

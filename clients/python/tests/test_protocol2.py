@@ -219,3 +219,28 @@ def test_an_idempotent_read_in_flight_is_sent_again_after_a_reconnect():
         assert received == [{"key": ["k"]}, {"key": ["k"]}]
 
     run(main())
+
+
+def test_meta_pushes_are_yielded_without_data_and_without_reads():
+    requests = []
+
+    async def script(peer):
+        await peer.hello()
+        request = await peer.expect("query.subscribe")
+        peer.reply(request, {"subscription": 1, "state": _state(1, dataVersion=1)})
+        peer.send({"method": "query.changed", "params": {"subscription": 1, "state": _state(2, dataVersion=2)}})
+        while True:
+            message = await peer.recv(30)
+            requests.append(message.get("method"))
+            if "id" in message:
+                peer.reply(message, {})
+
+    async def main():
+        async with FakePeer(script) as fake, Client.connect(fake.path) as client:
+            subscription = client.subscribe(["k"], push="meta")
+            seen = [await subscription.next(5), await subscription.next(5)]
+            assert [(s.version, s.data_version, "data" in s) for s in seen] == [(1, 1, False), (2, 2, False)]
+            await client.server.ping()
+        assert requests == ["server.ping"]
+
+    run(main())

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import __version__
 from .connecting import Connecting
