@@ -24,8 +24,9 @@ export const PROTOCOLS = { min: 1, max: 2 };
 const SERVED = { fetch: ['fetcher', serveFetch], mutate: ['mutator', serveMutate] };
 const PUSHED = { 'query.changed': 'query.subscribe', 'mutation.changed': 'mutation.subscribe' };
 const UNSUBSCRIBE = { 'query.subscribe': 'query.unsubscribe', 'mutation.subscribe': 'mutation.unsubscribe' };
-// The hello members a protocol-1 daemon does not know (it refuses the first one it meets).
-const HELLO_V2_MEMBERS = new Set(['protocol', 'capabilities', 'require']);
+// The hello members this client sends that a protocol-1 daemon does not know: it refuses the first one
+// it meets (`capabilities` sorts first), where a protocol-2 daemon's refusal has `supported`.
+const HELLO_V2_MEMBERS = new Set(['protocol', 'capabilities']);
 const CONNECT_OPTIONS = ['reconnect', 'name', 'connectWaitMs', 'backoffMs', 'maxLineBytes'];
 
 /** A client of queryd. Create it with `await Client.connect(path)`. */

@@ -40,8 +40,9 @@ _PUSHED = {"query.changed": "query.subscribe", "mutation.changed": "mutation.sub
 _UNSUBSCRIBE = {"query.subscribe": "query.unsubscribe", "mutation.subscribe": "mutation.unsubscribe"}
 #: The protocols this client speaks, sent in every ``server.hello``.
 PROTOCOLS = {"min": 1, "max": 2}
-#: The hello members a protocol-1 daemon does not know (it refuses the first one it meets).
-_HELLO_V2_MEMBERS = {"protocol", "capabilities", "require"}
+#: The hello members this client sends that a protocol-1 daemon does not know: it refuses the first
+#: one it meets (``capabilities`` sorts first), where a protocol-2 daemon's refusal has ``supported``.
+_HELLO_V2_MEMBERS = {"protocol", "capabilities"}
 
 
 class Client:
