@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the Python and Node.js client tests against a built daemon: $QUERYD_BIN, else
+# Runs the Python and Node.js client tests (with their packaging and TypeScript checks, which need
+# npm and tsc: scripts/bootstrap installs them) against a built daemon: $QUERYD_BIN, else
 # .build/debug/queryd (build it first with `swift build --product queryd`). Exits non-zero when
 # either suite fails; both always run.
 set -uo pipefail

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Cross-language test: a Python fetcher serves a Swift subscriber and a Node subscriber at the same time;
-# both must print exactly the same sequence of states. Run from anywhere: bash clients/cross-language/run.sh
+# Cross-language test. Part 1: a Python fetcher serves a Swift subscriber and a Node subscriber at the
+# same time; both must print exactly the same sequence of states. Part 2: a daemon restart with a
+# Python fetcher and Swift and Node subscribers (all three libraries reconnect, register and
+# subscribe again): both subscribers must see the data served before and after the restart.
+# Run from anywhere: bash clients/cross-language/run.sh
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,9 +44,13 @@ wait_for() {
 KEY='["greeting","xlang"]'
 FINAL='{"step":3,"text":"set by python"}'
 
-"$QUERYD_BIN" serve --socket "$SOCK" --log-level warning 2> "$WORK/daemon.log" &
-PIDS+=($!)
-for _ in $(seq 500); do [[ -S "$SOCK" ]] && break; sleep 0.01; done
+start_daemon() {
+    "$QUERYD_BIN" serve --socket "$SOCK" --log-level warning 2>> "$WORK/daemon.log" &
+    DAEMON_PID=$!
+    PIDS+=("$DAEMON_PID")
+    for _ in $(seq 500); do [[ -S "$SOCK" ]] && break; sleep 0.01; done
+}
+start_daemon
 
 # 1. Both subscribers subscribe before any fetcher exists: the query waits, paused.
 "$SWIFT_EXAMPLE" subscriber --socket "$SOCK" --key "$KEY" --until-data "$FINAL" > "$WORK/swift.out" &
@@ -96,5 +103,44 @@ if ((status == 0)); then
 else
     echo "--- swift ---" >&2; cat "$WORK/swift.out" >&2
     echo "--- node ---" >&2; cat "$WORK/node.out" >&2
+    exit $status
+fi
+
+# Part 2: a daemon restart. The restart fetcher answers with how often it reconnected, so the data
+# before the restart is {"fetcherReconnects":0,...} and after it {"fetcherReconnects":1,...}.
+RKEY='["restart","xlang"]'
+BEFORE='{"fetcherReconnects":0,"text":"hello, xlang"}'
+AFTER='{"fetcherReconnects":1,"text":"hello, xlang"}'
+python3 "$HERE/python_fetcher.py" "$SOCK" restart > "$WORK/rfetcher.out" &
+PIDS+=($!)
+wait_for "$WORK/rfetcher.out" ready
+"$SWIFT_EXAMPLE" subscriber --socket "$SOCK" --key "$RKEY" --until-data "$AFTER" > "$WORK/rswift.out" 2> "$WORK/rswift.err" &
+PIDS+=($!)
+SWIFT_PID=$!
+node "$HERE/node_restart_subscriber.mjs" "$SOCK" "$RKEY" "$AFTER" > "$WORK/rnode.out" 2> "$WORK/rnode.err" &
+PIDS+=($!)
+NODE_PID=$!
+wait_for "$WORK/rswift.out" "$BEFORE"
+wait_for "$WORK/rnode.out" "$BEFORE"
+kill -TERM "$DAEMON_PID"
+wait "$DAEMON_PID" || true
+start_daemon
+wait "$SWIFT_PID"
+wait "$NODE_PID"
+for side in rswift rnode; do
+    sequence=$(grep -o '"data":{[^}]*}' "$WORK/$side.out" | uniq | tr '\n' ' ')
+    if [[ "$sequence" != "\"data\":$BEFORE \"data\":$AFTER " ]]; then
+        echo "FAIL: $side saw the data sequence: $sequence" >&2
+        cat "$WORK/$side.out" "$WORK/$side.err" >&2
+        status=1
+    fi
+done
+if ! grep -q 'connection: reconnecting' "$WORK/rnode.err"; then
+    echo "FAIL: the Node subscriber did not report the connection loss" >&2
+    status=1
+fi
+if ((status == 0)); then
+    echo "PASS: daemon restart; the Python fetcher re-registered and the Swift and Node subscribers re-subscribed:"
+    cat "$WORK/rnode.out"
 fi
 exit $status

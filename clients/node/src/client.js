@@ -1,22 +1,33 @@
 // The client: one connection to the daemon, kept alive across daemon restarts.
 //
 // Client owns the current Connection, the fetchers and mutators registered through it, and its
-// subscriptions. When the connection drops it reconnects with a growing delay (50 ms doubling to
-// 1 s), registers every fetcher and mutator again and re-subscribes every subscription before any
-// waiting call goes on. Requests in flight when it dropped reject with ConnectionLost.
+// subscriptions. Connecting says `server.hello` with protocol negotiation (protocol 2, falling back
+// to 1 for an older daemon). When the connection drops it reconnects with a growing, jittered delay
+// (resilience.js), says hello again, registers every fetcher and mutator again, restores the focus
+// and online state it set and re-subscribes every subscription before any waiting call goes on.
+// Reads in flight when it dropped, or that a stopping daemon cancelled (query.get/state/fetch/ensure),
+// are sent again; other calls reject with ConnectionLost. `onConnectionState` reports connecting / connected / reconnecting / closed.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Connection } from './connection.js';
-import { ClientClosed, ConnectionLost, QuerydConnectionError, RPCError, UnknownID } from './errors.js';
+import { Connection, LINE_LIMIT, LINE_TOO_LONG } from './connection.js';
+import { CancelledByServer, ClientClosed, ConnectionLost, InvalidParams, QuerydConnectionError, RPCError, UnknownID } from './errors.js';
 import { errorObject, Registration, serveFetch, serveMutate } from './handlers.js';
-import { asKey, socketPath, wireOptions } from './keys.js';
+import { asKey, checkOptions, socketPath, wireOptions } from './keys.js';
 import { ClockAPI, MutationAPI, MutationsAPI, QueriesAPI, QueryAPI, ServerAPI } from './namespaces.js';
+import { Backoff, IDEMPOTENT, openWaiting, StateListeners } from './resilience.js';
 import { Subscription } from './subscription.js';
 
-const VERSION = '0.1.0';
+/** This package's version, sent in `server.hello`. */
+export const VERSION = '0.1.0';
+/** The protocols this client speaks, sent in every `server.hello`. */
+export const PROTOCOLS = { min: 1, max: 2 };
 const SERVED = { fetch: ['fetcher', serveFetch], mutate: ['mutator', serveMutate] };
-const PUSHED = { 'query.changed': ['query.subscribe', 'state'], 'mutation.changed': ['mutation.subscribe', 'mutation'] };
+const PUSHED = { 'query.changed': 'query.subscribe', 'mutation.changed': 'mutation.subscribe' };
 const UNSUBSCRIBE = { 'query.subscribe': 'query.unsubscribe', 'mutation.subscribe': 'mutation.unsubscribe' };
+// The hello members this client sends that a protocol-1 daemon does not know: it refuses the first one
+// it meets (`capabilities` sorts first), where a protocol-2 daemon's refusal has `supported`.
+const HELLO_V2_MEMBERS = new Set(['protocol', 'capabilities']);
+const CONNECT_OPTIONS = ['reconnect', 'name', 'connectWaitMs', 'backoffMs', 'maxLineBytes'];
 
 /** A client of queryd. Create it with `await Client.connect(path)`. */
 export class Client {
@@ -27,7 +38,13 @@ export class Client {
   #failed = false;
   #reconnect;
   #name;
+  #connectWaitMs;
+  #backoff;
+  #maxLineBytes;
+  #states = new StateListeners();
+  #lifecycle = new Map();   // method -> params: the focus/online state set through this client
   #reopening = null;
+  #stopping = new AbortController(); // aborted by close(): ends a reconnect delay at once
   #registrations = [];
   #byWire = new Map();      // "fetcher:1" -> Registration
   #streams = [];
@@ -38,7 +55,11 @@ export class Client {
   #closedPromise;
   #resolveClosed;
 
-  constructor(path, { reconnect = true, name = 'queryd-node' } = {}) {
+  constructor(path, options = {}) {
+    checkOptions('Client.connect', options, CONNECT_OPTIONS);
+    const {
+      reconnect = true, name = 'queryd-node', connectWaitMs = 0, backoffMs = [50, 2000], maxLineBytes = LINE_LIMIT,
+    } = options;
     /** The socket path in use. */
     this.path = path;
     /** The daemon's `server.hello` answer on the current connection. */
@@ -47,6 +68,9 @@ export class Client {
     this.reconnects = 0;
     this.#reconnect = reconnect;
     this.#name = name;
+    this.#connectWaitMs = connectWaitMs;
+    this.#backoff = new Backoff(...backoffMs);
+    this.#maxLineBytes = maxLineBytes;
     this.#closedPromise = new Promise((resolve) => { this.#resolveClosed = resolve; });
     this.query = new QueryAPI(this);
     this.queries = new QueriesAPI(this);
@@ -58,11 +82,14 @@ export class Client {
 
   /**
    * Connects (the path resolved as the daemon does) and says `server.hello`. Rejects with
-   * ConnectFailed when nobody listens. `{reconnect: false}` makes a lost connection final.
+   * ConnectFailed when nobody listens after `connectWaitMs` (default 0: a daemon that is starting
+   * gets that long). Options: `reconnect` (default true; false makes a lost connection final),
+   * `backoffMs` ([first, longest] delay between reconnect attempts, each jittered down to half),
+   * `maxLineBytes` (the longest line accepted), `name` (sent in the hello). Unknown options throw.
    */
   static async connect(path, options = {}) {
     const client = new Client(socketPath(path), options);
-    const conn = await client.#open();
+    const conn = await openWaiting(() => client.#open(), client.#connectWaitMs, client.#backoff);
     try {
       await client.#greet(conn);
     } catch (error) {
@@ -70,24 +97,49 @@ export class Client {
       throw error;
     }
     client.#conn = conn;
+    client.#backoff.reset();
+    client.#states.change('connected');
     return client;
   }
 
-  /** The capability names the daemon announced. */
+  /** The capability names the daemon announced (method names, `feature:*`, `option:*`, ...). */
   get capabilities() { return new Set(this.serverInfo.capabilities ?? []); }
+
+  /** The protocol negotiated on the current connection (1 with a protocol-1 daemon). */
+  get protocol() { return this.serverInfo.protocol ?? 1; }
+
+  /** The daemon's node name (protocol 2; undefined when unknown). */
+  get node() { return this.serverInfo.node; }
+
+  /** The daemon's cache generation (protocol 2; undefined when unknown). */
+  get epoch() { return this.serverInfo.epoch; }
 
   /** Whether a connection is up right now. */
   get isConnected() { return this.#connected === null && this.#conn !== null && !this.#conn.isClosed; }
 
-  /** Closes the client: subscriptions end, handlers are aborted, calls reject with ClientClosed. */
+  /** `connecting`, `connected`, `reconnecting` or `closed`. */
+  get connectionState() { return this.#states.state; }
+
+  /**
+   * Calls `listener(state, reason)` on each change of `connectionState`; `reason` says why a
+   * connection ended (the daemon's `$/closing` reason when it sent one). Returns a remover.
+   */
+  onConnectionState(listener) { return this.#states.add(listener); }
+
+  /**
+   * Closes the client: subscription iterators end normally (a `for await` loop just stops),
+   * handlers are aborted, later calls reject with ClientClosed.
+   */
   async close() {
     if (this.#closing) return;
     this.#closing = true;
+    this.#stopping.abort();
     this.#markConnected();
-    for (const stream of [...this.#streams]) stream._fail(new ClientClosed('the client was closed'));
+    for (const stream of [...this.#streams]) stream._finish();
     if (this.#conn) await this.#conn.close();
     await this.#reopening?.catch(() => {});
     this.#resolveClosed();
+    this.#states.change('closed');
   }
 
   /** `await using`-style helper: `Symbol.asyncDispose` closes the client. */
@@ -99,20 +151,61 @@ export class Client {
   /** Resolves once a connection is up (after a reconnect, once everything is restored). */
   async waitConnected() { await this.#connection(); }
 
-  /** Sends any method and resolves with its result; `{signal}` cancels it (`$/cancelRequest`). */
+  /**
+   * Sends any method and resolves with its result; `{signal}` cancels it (`$/cancelRequest`). A read
+   * (query.get, query.state, query.fetch, query.ensure) whose connection dropped before the reply is
+   * sent again once reconnected (unless its reply was over `maxLineBytes`), and so is one the daemon
+   * answered with -32003 `shutdown`; any other call rejects with ConnectionLost (CancelledByServer).
+   */
   async call(method, params, { signal } = {}) {
-    const conn = await this.#connection();
-    return conn.request(method, params, { signal });
+    for (;;) {
+      signal?.throwIfAborted();
+      const conn = await this.#connection();
+      try {
+        return await conn.request(method, params, { signal });
+      } catch (error) {
+        const stopping = error instanceof CancelledByServer && error.data?.reason === 'shutdown';
+        const lost = error instanceof ConnectionLost && error.code !== LINE_TOO_LONG;
+        if (!(stopping || lost) || !IDEMPOTENT.has(method) || !this.#reconnect || this.#closing) throw error;
+        if (stopping) await conn.waitClosed(); // the daemon is stopping: ask the next one
+      }
+    }
+  }
+
+  // -- lifecycle triggers --------------------------------------------------------------------
+
+  /**
+   * `client.setFocused`: this connection's focus (TanStack's `focusManager.setFocused`); regaining
+   * it refetches the stale queries this client subscribes to. Kept across reconnects.
+   */
+  setFocused(focused, call = {}) { return this.#lifecycleCall('client.setFocused', { focused }, focused, call); }
+
+  /**
+   * `network.setOnline`: the daemon's online state (TanStack's `onlineManager.setOnline`); offline
+   * pauses fetches, back online resumes them. Restored on reconnect while offline.
+   */
+  setOnline(online, call = {}) { return this.#lifecycleCall('network.setOnline', { online }, online, call); }
+
+  /** `events.emit`: refetches every query whose subscriptions list `name` in `refetchOn`; the count. */
+  async emit(name, call = {}) { return (await this.call('events.emit', { name }, call)).matched; }
+
+  async #lifecycleCall(method, params, isDefault, call) {
+    await this.call(method, params, call);
+    if (isDefault) this.#lifecycle.delete(method);
+    else this.#lifecycle.set(method, params);
   }
 
   // -- fetchers and mutators ----------------------------------------------------------------
 
   /**
    * Serves `fetch` requests for keys under `prefix` with `fetcher({key, pageParam, direction, meta,
-   * attempt, signal})`, which returns the data or a PageResult; throwing HandlerError answers with
-   * its code. Options: exact, cancellable, defaults (query options for matching queries).
+   * attempt, signal, progress})`, which returns the data or a PageResult (`progress(data)` streams
+   * the data so far); throwing HandlerError answers with its code. Options: exact, cancellable,
+   * defaults (query options for matching queries); any other option throws a TypeError.
    */
-  registerFetcher(prefix, fetcher, { exact = false, cancellable = false, defaults } = {}) {
+  registerFetcher(prefix, fetcher, options = {}) {
+    checkOptions('registerFetcher', options, ['exact', 'cancellable', 'defaults']);
+    const { exact = false, cancellable = false, defaults } = options;
     const params = { key: asKey(prefix) };
     if (exact) params.exact = true;
     if (cancellable) params.cancellable = true;
@@ -120,8 +213,13 @@ export class Client {
     return this.#add(new Registration('fetcher', params, fetcher, (r) => this.#remove(r)));
   }
 
-  /** Serves `mutate` requests for keys under `prefix` with `mutator({key, variables, attempt, signal})`. */
-  registerMutator(prefix, mutator, { exact = false } = {}) {
+  /**
+   * Serves `mutate` requests for keys under `prefix` with `mutator({key, variables, attempt, signal})`.
+   * Options: exact; any other option throws a TypeError.
+   */
+  registerMutator(prefix, mutator, options = {}) {
+    checkOptions('registerMutator', options, ['exact']);
+    const { exact = false } = options;
     const params = { key: asKey(prefix) };
     if (exact) params.exact = true;
     return this.#add(new Registration('mutator', params, mutator, (r) => this.#remove(r)));
@@ -190,7 +288,8 @@ export class Client {
     const controller = new AbortController();
     if (!this.#serving.has(conn)) this.#serving.set(conn, new Map());
     this.#serving.get(conn).set(id, controller);
-    serve(registration, params, controller.signal).then(
+    const progress = (data) => { if (!controller.signal.aborted) conn.notify('fetch.progress', { id, data }); };
+    serve(registration, params, controller.signal, progress).then(
       (answer) => {
         if (controller.signal.aborted) return;
         try {
@@ -221,8 +320,7 @@ export class Client {
     }
     const pushed = PUSHED[method];
     if (pushed === undefined) return;
-    const stream = this.#streamIds.get(`${pushed[0]}:${params.subscription}`);
-    if (stream !== undefined && pushed[1] in params) stream._deliver(params[pushed[1]]);
+    this.#streamIds.get(`${pushed}:${params.subscription}`)?._deliverPush(params);
   }
 
   async _attach(stream) {
@@ -259,13 +357,14 @@ export class Client {
     }
   }
 
-  async _subscriptionCall(stream, method, params, deliver = false) {
+  async _subscriptionCall(stream, method, params, { deliver = false, signal } = {}) {
     for (;;) {
+      signal?.throwIfAborted();
       const conn = await this.#connection();
       if (stream.id === null) throw new ClientClosed('the subscription has ended');
       const onResult = deliver ? (state) => stream._deliver(state) : undefined;
       try {
-        return await conn.request(method, { ...params, subscription: stream.id }, { onResult });
+        return await conn.request(method, { ...params, subscription: stream.id }, { onResult, signal });
       } catch (error) {
         if (!(error instanceof ConnectionLost) || !this.#reconnect) throw error;
       }
@@ -279,11 +378,25 @@ export class Client {
       onRequest: (conn, id, method, params) => this.#onRequest(conn, id, method, params),
       onNotification: (conn, method, params) => this.#onNotification(conn, method, params),
       onClose: (conn) => this.#onClose(conn),
-    });
+    }, { maxLineBytes: this.#maxLineBytes });
   }
 
+  // `server.hello` with negotiation. A protocol-1 daemon refuses the new members without saying which
+  // protocols it supports: it is greeted again the protocol-1 way. Every re-subscribed state is a
+  // fresh start (patch bases are reset by the subscribe reply), whether the epoch changed or not.
   async #greet(conn) {
-    this.serverInfo = await conn.request('server.hello', { client: { name: this.#name, version: VERSION } });
+    const client = { name: this.#name, version: VERSION };
+    let info;
+    try {
+      info = await conn.request('server.hello', {
+        client, protocol: PROTOCOLS, capabilities: { requests: Object.keys(SERVED).sort() },
+      });
+    } catch (error) {
+      const data = error instanceof InvalidParams && error.data !== null && typeof error.data === 'object' ? error.data : {};
+      if (!HELLO_V2_MEMBERS.has(data.field) || 'supported' in data) throw error;
+      info = { ...(await conn.request('server.hello', { client })), protocol: 1 };
+    }
+    this.serverInfo = info !== null && typeof info === 'object' ? info : {};
   }
 
   async #connection() {
@@ -305,9 +418,12 @@ export class Client {
     if (!this.#reconnect) {
       this.#failed = true;
       this.#markConnected();
-      for (const stream of [...this.#streams]) stream._fail(new ConnectionLost('the connection to queryd was lost'));
+      const lost = new ConnectionLost(`the connection to queryd was lost: ${conn.closeReason}`);
+      for (const stream of [...this.#streams]) stream._fail(lost);
+      this.#states.change('closed', conn.closeReason);
       return;
     }
+    this.#states.change('reconnecting', conn.closeReason);
     this.#reopening ??= this.#reopen().finally(() => { this.#reopening = null; });
   }
 
@@ -321,33 +437,35 @@ export class Client {
   }
 
   async #reopen() {
-    let delay = 50;
     while (!this.#closing) {
       let conn;
       try {
         conn = await this.#open();
-      } catch (error) {
-        if (!(error instanceof QuerydConnectionError)) throw error;
-        await sleep(delay);
-        delay = Math.min(delay * 2, 1000);
-        continue;
-      }
-      this.#conn = conn;
-      try {
+        this.#conn = conn;
         await this.#greet(conn);
         await this.#restore(conn);
       } catch (error) {
-        if (error instanceof QuerydConnectionError) continue;
-        throw error;
+        // A refused hello or restore is retried like a failed connect: the daemon may be restarting.
+        await conn?.close();
+        this.#states.change('reconnecting', error.message);
+        await sleep(this.#backoff.next(), undefined, { signal: this.#stopping.signal }).catch(() => {});
+        continue;
       }
+      this.#backoff.reset();
       this.reconnects += 1;
       this.#connected = null;
       this.#markConnected();
+      this.#states.change('connected');
       return;
     }
   }
 
   async #restore(conn) {
+    for (const [method, params] of this.#lifecycle) {
+      await conn.request(method, params).catch((error) => {
+        if (!(error instanceof RPCError)) throw error; // a daemon without the method: nothing to restore
+      });
+    }
     for (const registration of [...this.#registrations]) {
       try {
         await this.#register(conn, registration);

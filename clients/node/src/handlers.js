@@ -1,6 +1,7 @@
 // Fetchers and mutators: what a client registered (kept for reconnects) and how one server
 // request is served. A fetcher receives one object: {key, pageParam, direction, meta, attempt,
-// signal}; `signal` aborts when the daemon cancels the fetch.
+// signal, progress}; `signal` aborts when the daemon cancels the fetch, `progress(data)` streams
+// the data so far (`fetch.progress`, the whole data each time).
 
 import { HandlerError, RPCError } from './errors.js';
 
@@ -50,10 +51,10 @@ export function errorObject(error) {
 }
 
 /** Runs a fetcher for one `fetch` request; resolves with the answer object. */
-export async function serveFetch(registration, params, signal) {
+export async function serveFetch(registration, params, signal, progress) {
   const result = await registration.handler({
     key: params.key, pageParam: params.pageParam, direction: params.direction, meta: params.meta,
-    attempt: params.attempt ?? 1, signal,
+    attempt: params.attempt ?? 1, signal, progress,
   });
   return result instanceof PageResult ? result.toWire() : { data: result === undefined ? null : result };
 }

@@ -5,11 +5,12 @@
 //   await client.registerFetcher(['todos'], async ({ key }) => ['buy milk']);
 //   for await (const state of client.subscribe(['todos'])) console.log(state.status, state.data);
 //
-// Protocol: queryd protocol 1 (protocol/README.md).
+// Protocols: queryd protocol 2, and protocol 1 with an older daemon (protocol/README.md).
 
-export { Client } from './client.js';
-export { Connection } from './connection.js';
+export { Client, PROTOCOLS, VERSION } from './client.js';
+export { Connection, LINE_LIMIT, LINE_TOO_LONG } from './connection.js';
 export * from './errors.js';
 export { PageResult, Registration } from './handlers.js';
 export { socketPath } from './keys.js';
 export { MutationSubscription, Subscription } from './subscription.js';
+export { mergePatch } from './patching.js';

@@ -38,3 +38,17 @@ export function socketPath(explicit, env = process.env) {
   if (runtime && runtime.startsWith('/')) return runtime + (runtime.endsWith('/') ? 'queryd.sock' : '/queryd.sock');
   return `/tmp/queryd-${getuid()}.sock`;
 }
+
+/** Throws a TypeError naming the members of `options` that are not in `known` (none are dropped silently). */
+export function checkOptions(where, options, known) {
+  const unknown = Object.keys(options ?? {}).filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    throw new TypeError(`${where}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  }
+}
+
+/** Splits `{signal, ...rest}`: the signal is the client's, never a wire parameter. */
+export function withoutSignal(options = {}) {
+  const { signal, ...rest } = options;
+  return [rest, signal === undefined ? {} : { signal }];
+}

@@ -2,12 +2,15 @@
 // client.mutations, client.server and client.clock. Each method maps to one wire method
 // (protocol/methods/); options use the wire's camelCase names.
 
-import { asKey, makeFilter, wireOptions } from './keys.js';
+import { asKey, makeFilter, wireOptions, withoutSignal } from './keys.js';
 import { MutationSubscription } from './subscription.js';
 
+// `{key, options?}` for the calls that take query options; `signal` is taken out of the options.
 function withOptions(key, options) {
-  const converted = wireOptions(options);
-  return Object.keys(converted).length > 0 ? { key: asKey(key), options: converted } : { key: asKey(key) };
+  const [rest, call] = withoutSignal(options);
+  const converted = wireOptions(rest);
+  const params = Object.keys(converted).length > 0 ? { key: asKey(key), options: converted } : { key: asKey(key) };
+  return [params, call];
 }
 
 function filterParams(filter, extra = {}) {
@@ -15,56 +18,70 @@ function filterParams(filter, extra = {}) {
   return found === undefined ? { ...extra } : { filter: found, ...extra };
 }
 
-/** One query by key: `query.*`. The last argument of each method may carry `{signal}`. */
+// `{key, ...members}` without undefined members, and the call options (`{signal}`).
+function keyParams(key, options = {}) {
+  const [rest, call] = withoutSignal(options);
+  const params = { key: asKey(key) };
+  for (const [name, value] of Object.entries(rest)) if (value !== undefined) params[name] = value;
+  return [params, call];
+}
+
+/**
+ * One query by key: `query.*`. Every method takes `signal` in its last options object (aborting it
+ * sends `$/cancelRequest` and rejects with the signal's reason); it is never sent to the daemon.
+ */
 export class QueryAPI {
   #client;
   constructor(client) { this.#client = client; }
 
-  /** Fresh data (fetches unless fresh for `staleTime`); the settled state. */
-  fetch(key, options = {}, call = {}) { return this.#client.call('query.fetch', withOptions(key, options), call); }
+  /** Fresh data (fetches unless fresh for `staleTime`); the settled state. `call` may carry `{signal}`. */
+  fetch(key, options = {}, call = {}) { return this.#withOptions('query.fetch', key, options, call); }
 
   /** Cached data of any age; fetches only when there is none. */
-  ensure(key, options = {}, call = {}) { return this.#client.call('query.ensure', withOptions(key, options), call); }
+  ensure(key, options = {}, call = {}) { return this.#withOptions('query.ensure', key, options, call); }
 
   /** Starts a background fetch when stale; resolves at once. */
-  async prefetch(key, options = {}) { await this.#client.call('query.prefetch', withOptions(key, options)); }
+  async prefetch(key, options = {}, call = {}) { await this.#withOptions('query.prefetch', key, options, call); }
 
   /** The cached data, or `undefined` when there is none (never fetches). */
-  async get(key) {
-    const result = await this.#client.call('query.get', { key: asKey(key) });
+  async get(key, call = {}) {
+    const result = await this.#client.call('query.get', { key: asKey(key) }, call);
     return result === null ? undefined : result.data;
   }
 
   /** The full state, or null when the query is not cached. */
-  state(key) { return this.#client.call('query.state', { key: asKey(key) }); }
+  state(key, call = {}) { return this.#client.call('query.state', { key: asKey(key) }, call); }
 
-  /** Writes `{data}` or applies `{mergePatch}` (RFC 7396); `updatedAt` optional. The new state. */
-  set(key, { data, mergePatch, updatedAt } = {}) {
-    const params = { key: asKey(key) };
-    if (data !== undefined) params.data = data;
-    if (mergePatch !== undefined) params.mergePatch = mergePatch;
-    if (updatedAt !== undefined) params.updatedAt = updatedAt;
-    return this.#client.call('query.set', params);
+  /**
+   * Writes `{data}` or applies `{mergePatch}` (RFC 7396); resolves with the new state. The third
+   * argument is `updatedAt` (ms since the epoch) or `{updatedAt, signal}`.
+   */
+  set(key, { data, mergePatch, updatedAt } = {}, third = {}) {
+    const call = typeof third === 'number' ? { updatedAt: third } : third;
+    const [params, options] = keyParams(key, { data, mergePatch, updatedAt: call.updatedAt ?? updatedAt, signal: call.signal });
+    return this.#client.call('query.set', params, options);
   }
 
-  /** Fetches now; the settled state (a failure shows as status "error"), or null. */
-  refetch(key, { cancelRefetch } = {}) {
-    return this.#client.call('query.refetch', cancelRefetch === undefined ? { key: asKey(key) } : { key: asKey(key), cancelRefetch });
-  }
+  /** Fetches now; the settled state (a failure shows as status "error"), or null. `{cancelRefetch, signal}`. */
+  refetch(key, options = {}) { return this.#keyed('query.refetch', key, options); }
 
   /** Cancels the fetch in flight (reverting unless `revert: false`). */
-  async cancel(key, { revert } = {}) {
-    await this.#client.call('query.cancel', revert === undefined ? { key: asKey(key) } : { key: asKey(key), revert });
+  async cancel(key, options = {}) { await this.#keyed('query.cancel', key, options); }
+
+  /** Infinite query: fetches the page after the last one; the settled state. `{cancelRefetch, signal}`. */
+  fetchNextPage(key, options = {}) { return this.#keyed('query.fetchNextPage', key, options); }
+
+  /** Infinite query: fetches the page before the first one; the settled state. `{cancelRefetch, signal}`. */
+  fetchPreviousPage(key, options = {}) { return this.#keyed('query.fetchPreviousPage', key, options); }
+
+  #withOptions(method, key, options, call) {
+    const [params, signal] = withOptions(key, options);
+    return this.#client.call(method, params, { ...signal, ...call });
   }
 
-  /** Infinite query: fetches the page after the last one; the settled state. */
-  fetchNextPage(key, { cancelRefetch } = {}) { return this.#paged('query.fetchNextPage', key, cancelRefetch); }
-
-  /** Infinite query: fetches the page before the first one; the settled state. */
-  fetchPreviousPage(key, { cancelRefetch } = {}) { return this.#paged('query.fetchPreviousPage', key, cancelRefetch); }
-
-  #paged(method, key, cancelRefetch) {
-    return this.#client.call(method, cancelRefetch === undefined ? { key: asKey(key) } : { key: asKey(key), cancelRefetch });
+  #keyed(method, key, options) {
+    const [params, call] = keyParams(key, options);
+    return this.#client.call(method, params, call);
   }
 }
 
@@ -93,6 +110,28 @@ export class QueriesAPI {
 
   /** The matches' states, each with `observers`. */
   list(filter) { return this.#client.call('queries.list', filterParams(filter)); }
+
+  /**
+   * The matches page by page: `for await (const page of client.queries.pages(filter, {limit}))`
+   * (`queries.list` with `cursor`/`nextCursor`, protocol 2; a protocol-1 daemon answers one page).
+   */
+  async *pages(filter, { limit, signal } = {}) {
+    if (this.#client.protocol < 2) {
+      yield await this.#client.call('queries.list', filterParams(filter), { signal });
+      return;
+    }
+    const params = filterParams(filter, limit === undefined ? { cursor: null } : { cursor: null, limit });
+    for (;;) {
+      const page = await this.#client.call('queries.list', params, { signal });
+      if (Array.isArray(page)) { // a daemon that ignores cursor answers everything at once
+        yield page;
+        return;
+      }
+      yield page.queries;
+      if (typeof page.nextCursor !== 'string') return;
+      params.cursor = page.nextCursor;
+    }
+  }
 }
 
 /** `mutation.run`. */
@@ -102,13 +141,15 @@ export class MutationAPI {
 
   /**
    * Runs a mutation through the mutator registered for `key`; resolves with its data, rejects
-   * with MutationFailed. Options: retry, retryDelay, optimistic, invalidate, setData, scope.
+   * with MutationFailed. Options: retry, retryDelay, optimistic, invalidate, setData, scope, and
+   * `signal` (aborting cancels the call, not a mutation the mutator already runs).
    */
   async run(key, variables, options = {}) {
+    const [rest, call] = withoutSignal(options);
     const params = { key: asKey(key) };
     if (variables !== undefined) params.variables = variables;
-    if (Object.keys(options).length > 0) params.options = options;
-    return (await this.#client.call('mutation.run', params)).data;
+    if (Object.keys(rest).length > 0) params.options = rest;
+    return (await this.#client.call('mutation.run', params, call)).data;
   }
 }
 

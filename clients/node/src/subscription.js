@@ -1,10 +1,13 @@
 // Subscriptions as async iterators: `for await (const state of client.subscribe(key)) { ... }`.
 //
 // A subscription yields the state of the subscribe reply first, then every `query.changed` in the
-// order the daemon wrote them. Leaving the loop (`break`, `return`, a throw) unsubscribes. After a
-// reconnect the client subscribes again with the same key and options and the stream goes on.
+// order the daemon wrote them. Leaving the loop (`break`, `return`, a throw) unsubscribes; closing
+// the client ends the loop normally. After a reconnect the client subscribes again with the same
+// key and options and the stream goes on. With `push: 'patch'` (protocol 2) pushes are rebuilt into
+// full states before they are yielded (patching.js); with `push: 'meta'` states carry no data.
 
-import { asKey, wireOptions } from './keys.js';
+import { asKey, wireOptions, withoutSignal } from './keys.js';
+import { PatchTracker } from './patching.js';
 
 class Stream {
   #client;
@@ -33,7 +36,7 @@ class Stream {
     await this.start();
     const item = await this.#take(timeoutMs);
     if ('error' in item) throw item.error;
-    return item.done ? undefined : item.value;
+    return item.done ? undefined : this._materialize(item.value);
   }
 
   async *[Symbol.asyncIterator]() {
@@ -43,12 +46,15 @@ class Stream {
         const item = await this.#take();
         if ('error' in item) throw item.error;
         if (item.done) return;
-        yield item.value;
+        yield await this._materialize(item.value);
       }
     } finally {
       await this.unsubscribe();
     }
   }
+
+  // Turns a queued value into the one yielded (query subscriptions rebuild patched states).
+  async _materialize(value) { return value; }
 
   /** Stops the subscription; iteration ends. */
   async unsubscribe() {
@@ -68,6 +74,13 @@ class Stream {
     if (this.#ended) return;
     this.#ended = true;
     this.#put({ error });
+  }
+
+  // Ends the iteration normally (the client was closed by its owner).
+  _finish() {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#put({ done: true });
   }
 
   #put(item) {
@@ -103,9 +116,15 @@ class Stream {
   get _client() { return this.#client; }
 }
 
+// A `query.changed` params object (or a reply's state) queued in patch mode, rebuilt when taken.
+class Raw {
+  constructor(params) { this.params = params; }
+}
+
 /** One query subscription (TanStack's observer). Yields state objects. */
 export class Subscription extends Stream {
   static method = 'query.subscribe';
+  #patches = new PatchTracker();
 
   constructor(client, key, options = {}) {
     super(client);
@@ -126,13 +145,38 @@ export class Subscription extends Stream {
     this._deliver(result.state);
   }
 
+  get #patchMode() { return this.options.push === 'patch'; }
+
+  // A state from a reply (subscribe, setOptions): full, and a fresh base in patch mode.
   _deliver(state) {
+    if (this.#patchMode) {
+      this._push(new Raw({ state, resync: true }));
+      return;
+    }
     this.state = state;
     this._push(state);
   }
 
-  /** `query.setOptions`: replaces the options; `key` moves the subscription to another query. */
-  setOptions({ key, ...options } = {}) {
+  _deliverPush(params) {
+    if (params.state === null || typeof params.state !== 'object') return;
+    if (this.#patchMode) this._push(new Raw(params));
+    else this._deliver(params.state);
+  }
+
+  async _materialize(value) {
+    if (!(value instanceof Raw)) return value;
+    const rebuilt = this.#patches.rebuild(value.params);
+    let { state } = rebuilt;
+    if (state === undefined) {
+      const read = await this._client.query.state(this.key);
+      state = this.#patches.reread(value.params.state, read, rebuilt.reread);
+    }
+    this.state = state;
+    return state;
+  }
+
+  /** `query.setOptions`: replaces the options; `key` moves the subscription to another query. `signal` aborts. */
+  setOptions({ key, signal, ...options } = {}) {
     const params = {};
     if (key !== undefined) {
       this.key = asKey(key);
@@ -140,17 +184,22 @@ export class Subscription extends Stream {
     }
     this.options = wireOptions(options);
     if (Object.keys(this.options).length > 0) params.options = this.options;
-    return this._client._subscriptionCall(this, 'query.setOptions', params, true);
+    return this._client._subscriptionCall(this, 'query.setOptions', params, { deliver: true, signal });
   }
 
-  /** `query.refetch` with this subscription's key and options; the settled state. */
-  refetch(options = {}) { return this._client._subscriptionCall(this, 'query.refetch', options); }
+  /** `query.refetch` with this subscription's key and options; the settled state. `{cancelRefetch, signal}`. */
+  refetch(options = {}) { return this.#call('query.refetch', options); }
 
-  /** `query.fetchNextPage` (infinite queries); the settled state. */
-  fetchNextPage(options = {}) { return this._client._subscriptionCall(this, 'query.fetchNextPage', options); }
+  /** `query.fetchNextPage` (infinite queries); the settled state. `{cancelRefetch, signal}`. */
+  fetchNextPage(options = {}) { return this.#call('query.fetchNextPage', options); }
 
-  /** `query.fetchPreviousPage` (infinite queries); the settled state. */
-  fetchPreviousPage(options = {}) { return this._client._subscriptionCall(this, 'query.fetchPreviousPage', options); }
+  /** `query.fetchPreviousPage` (infinite queries); the settled state. `{cancelRefetch, signal}`. */
+  fetchPreviousPage(options = {}) { return this.#call('query.fetchPreviousPage', options); }
+
+  #call(method, options) {
+    const [params, call] = withoutSignal(options);
+    return this._client._subscriptionCall(this, method, params, call);
+  }
 }
 
 /** Observes mutations (`mutation.subscribe`): yields the current mutations, then each change. */
@@ -170,4 +219,8 @@ export class MutationSubscription extends Stream {
   }
 
   _deliver(mutation) { this._push(mutation); }
+
+  _deliverPush(params) {
+    if ('mutation' in params) this._deliver(params.mutation);
+  }
 }

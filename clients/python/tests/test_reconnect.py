@@ -1,12 +1,13 @@
-"""Reconnecting after the daemon restarts: fetchers registered again, subscriptions resumed,
-waiting calls answered by the shutdown; and a client with ``reconnect=False`` failing cleanly."""
+"""Reconnecting after the daemon restarts: fetchers registered again, subscriptions resumed, an
+idempotent read cancelled by the shutdown sent again to the next daemon; and a client with
+``reconnect=False`` failing cleanly."""
 
 import asyncio
 
 import pytest
 from support import Daemon, eventually, run
 
-from queryd_client import CancelledByServer, Client, ConnectionLost
+from queryd_client import Client, ConnectionLost
 
 
 @pytest.fixture
@@ -44,9 +45,8 @@ def test_reconnect_after_daemon_restart(own_daemon):
             loop = asyncio.get_running_loop()
             # The daemon waits for its clients to close before exiting: keep the loop running.
             assert await loop.run_in_executor(None, own_daemon.stop) == 0
-            with pytest.raises(CancelledByServer) as caught:
-                await waiting
-            assert caught.value.data == {"reason": "shutdown"}
+            # The daemon answered it -32003 shutdown: an idempotent read waits for the next daemon.
+            assert not waiting.done()
             await loop.run_in_executor(None, own_daemon.start)
             state = await subscription.next(10)
             seen = [dict(state)]
@@ -57,10 +57,12 @@ def test_reconnect_after_daemon_restart(own_daemon):
                     raise AssertionError(f"{seen}\n{await client.queries.list()}\n{await client.server.stats()}")
                 seen.append(dict(state))
             assert state.data == "gen 2" and state.data_update_count == 1
+            await client.register_fetcher(["unserved"], lambda key: "served by the next daemon")
+            assert (await asyncio.wait_for(waiting, 10)).data == "served by the next daemon"
             assert (await client.query.fetch(["r", "again"])).data == "gen 2"
             assert (client.reconnects, watcher.reconnects) == (1, 1)
             stats = await client.server.stats()
-            assert (stats["fetchers"], stats["subscriptions"], stats["connections"]) == (1, 1, 2)
+            assert (stats["fetchers"], stats["subscriptions"], stats["connections"]) == (2, 1, 2)
             await subscription.unsubscribe()
 
     run(main())

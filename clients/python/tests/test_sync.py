@@ -1,5 +1,7 @@
 """The blocking wrapper: the same operations without await, for scripts."""
 
+import threading
+
 import pytest
 
 from queryd_client import FetchFailed, HandlerError
@@ -26,3 +28,47 @@ def test_sync_client_round_trip(daemon):
             assert subscription.next(5).data == "bye"
         assert client.queries.invalidate(["user"]) == 2
         assert client.server.stats()["subscriptions"] == 0
+
+
+def test_iterating_a_subscription_outlasts_the_call_timeout_and_break_unsubscribes(daemon):
+    # Issue 14, defect 1: `timeout` bounds calls, not the wait for the next push.
+    with Client(daemon.socket_path, timeout=0.3) as client, Client(daemon.socket_path, timeout=5) as writer:
+        client.query.set(["quiet"], 1)
+        timer = threading.Timer(0.8, lambda: writer.query.set(["quiet"], 2))
+        timer.start()
+        seen = []
+        for state in client.subscribe(["quiet"]):
+            seen.append(state.data)
+            if state.data == 2:
+                break
+        timer.join()
+        assert seen == [1, 2]
+        assert client.server.stats()["subscriptions"] == 0
+
+
+def test_break_out_of_a_subscription_loop_unsubscribes(daemon):
+    with Client(daemon.socket_path, timeout=5) as client:
+        client.query.set(["left"], "x")
+        for state in client.subscribe(["left"]):
+            assert state.data == "x"
+            break
+        assert client.server.stats()["subscriptions"] == 0
+
+
+def test_lifecycle_triggers_and_pages_in_the_blocking_client(daemon):
+    calls = []
+
+    def fetch(key):
+        calls.append(key)
+        return len(calls)
+
+    with Client(daemon.socket_path, timeout=5) as client:
+        client.register_fetcher(["sync-trigger"], fetch)
+        with client.subscribe(["sync-trigger"], refetch_on=["saved"]) as subscription:
+            while subscription.next(5).data != 1:
+                pass
+            assert client.emit("saved") == 1
+            while subscription.next(5).data != 2:
+                pass
+        pages = list(client.queries.pages(["sync-trigger"]))
+        assert [[s.data for s in page] for page in pages] == [[2]]

@@ -7,7 +7,7 @@ import socket
 import pytest
 from support import run
 
-from queryd_client import ConnectionLost, FetchFailed, socket_path
+from queryd_client import ConnectionLost, FetchFailed, RPCError, socket_path
 from queryd_client.connection import Connection
 from queryd_client.keys import as_key, wire_options
 
@@ -111,3 +111,61 @@ def test_socket_path_resolution_matches_the_daemon():
     assert socket_path(None, {"QUERYD_SOCKET": "/y.sock", "XDG_RUNTIME_DIR": "/run/u"}) == "/y.sock"
     assert socket_path(None, {"QUERYD_SOCKET": "", "XDG_RUNTIME_DIR": "/run/u"}) == "/run/u/queryd.sock"
     assert socket_path(None, {"XDG_RUNTIME_DIR": "relative"}).startswith("/tmp/queryd-")
+
+
+def test_every_documented_code_has_one_class_with_the_shared_name():
+    # Issue 14, defect 5: the same class names in every client (clients/README.md, errors).
+    import queryd_client
+
+    expected = {
+        -32700: "ParseError", -32600: "InvalidRequest", -32601: "MethodNotFound", -32602: "InvalidParams",
+        -32603: "InternalError", -32001: "FetchFailed", -32002: "NoFetcher", -32003: "CancelledByServer",
+        -32004: "AttemptTimeout", -32005: "UnknownID", -32006: "LimitExceeded", -32007: "MutationFailed",
+        -32008: "PermissionDenied", -32800: "RequestCancelled",
+    }
+    for code, name in expected.items():
+        error = RPCError.from_wire({"code": code, "message": "m"}, "x.y")
+        assert type(error).__name__ == name and type(error) is getattr(queryd_client, name)
+    assert queryd_client.TooManyConnections is queryd_client.LimitExceeded
+    assert type(RPCError.from_wire({"code": -1, "message": "m"})) is RPCError
+
+
+def test_backoff_doubles_with_jitter_and_resets():
+    import random
+
+    from queryd_client.resilience import Backoff
+
+    backoff = Backoff(0.1, 0.4, rng=random.Random(7))
+    delays = [backoff.next() for _ in range(5)]
+    bounds = [0.1, 0.2, 0.4, 0.4, 0.4]
+    assert all(high / 2 <= delay <= high for delay, high in zip(delays, bounds)), delays
+    assert len(set(delays)) == 5
+    backoff.reset()
+    assert 0.05 <= backoff.next() <= 0.1
+
+
+def test_public_api_is_fully_annotated():
+    import inspect
+
+    import queryd_client
+    from queryd_client import sync
+
+    missing = []
+    exported = [getattr(queryd_client, name) for name in queryd_client.__all__]
+    classes = [member for member in exported if inspect.isclass(member)]
+    for owner in classes + [sync.Client, sync.SyncSubscription] + [type(n) for n in _namespaces()]:
+        for name, member in vars(owner).items():
+            if name.startswith("_") and name not in ("__init__",) or not inspect.isfunction(member):
+                continue
+            signature = inspect.signature(member)
+            unannotated = [p for p in signature.parameters.values() if p.name != "self" and p.annotation is p.empty]
+            if unannotated or signature.return_annotation is signature.empty:
+                missing.append(f"{owner.__name__}.{name}")
+    assert missing == []
+
+
+def _namespaces():
+    from queryd_client import namespaces
+
+    return [cls.__new__(cls) for cls in (namespaces.QueryAPI, namespaces.QueriesAPI, namespaces.MutationAPI,
+                                         namespaces.MutationsAPI, namespaces.ServerAPI, namespaces.ClockAPI)]

@@ -10,25 +10,29 @@
                 print(state.status, state.data)
 
 The asyncio ``Client`` is the main API; ``queryd_client.sync.Client`` wraps it for scripts.
-Protocol: queryd protocol 1 (see protocol/README.md).
+Protocols: queryd protocol 2, and protocol 1 with an older daemon (see protocol/README.md).
 """
 
 __version__ = "0.1.0"
 
 from .client import Client  # noqa: E402
 from .errors import (  # noqa: E402
+    AttemptTimeout,
     CancelledByServer,
     ClientClosed,
     ConnectFailed,
     ConnectionLost,
     FetchFailed,
     HandlerError,
+    InternalError,
     InvalidParams,
     InvalidRequest,
+    LimitExceeded,
     MethodNotFound,
     MutationFailed,
     NoFetcher,
     ParseError,
+    PermissionDenied,
     QuerydConnectionError,
     QuerydError,
     RequestCancelled,
@@ -42,9 +46,9 @@ from .state import MutationState, PageResult, QueryState  # noqa: E402
 from .subscription import MutationSubscription, Subscription  # noqa: E402
 
 __all__ = [
-    "CancelledByServer", "Client", "ClientClosed", "ConnectFailed", "ConnectionLost", "FetchFailed",
-    "HandlerError", "InvalidParams", "InvalidRequest", "MethodNotFound", "MutationFailed",
-    "MutationState", "MutationSubscription", "NoFetcher", "PageResult", "ParseError", "QueryState",
-    "QuerydConnectionError", "QuerydError", "Registration", "RequestCancelled", "RPCError",
-    "Subscription", "TooManyConnections", "UnknownID", "socket_path",
+    "AttemptTimeout", "CancelledByServer", "Client", "ClientClosed", "ConnectFailed", "ConnectionLost",
+    "FetchFailed", "HandlerError", "InternalError", "InvalidParams", "InvalidRequest", "LimitExceeded",
+    "MethodNotFound", "MutationFailed", "MutationState", "MutationSubscription", "NoFetcher", "PageResult",
+    "ParseError", "PermissionDenied", "QueryState", "QuerydConnectionError", "QuerydError", "Registration",
+    "RequestCancelled", "RPCError", "Subscription", "TooManyConnections", "UnknownID", "socket_path",
 ]

@@ -3,7 +3,8 @@
 Every line the daemon writes is one JSON-RPC message (or a batch array). The reader task sends
 replies to the waiting request, and hands notifications and server-to-client requests (``fetch``,
 ``mutate``) to the callbacks the owner gave. Cancelling a waiting ``request`` sends
-``$/cancelRequest`` so the daemon stops waiting too.
+``$/cancelRequest`` so the daemon stops waiting too. A ``$/closing`` notification (protocol 2: the
+daemon is about to close this connection for a limit) becomes the reason of the connection loss.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from .errors import ConnectFailed, ConnectionLost, RPCError
 
 #: The longest line accepted from the daemon (its own default limit is 16 MiB).
 LINE_LIMIT = 64 * 1024 * 1024
+#: The ``code`` of the ConnectionLost raised when a line is over the limit (such a call is not re-sent).
+LINE_TOO_LONG = "LINE_TOO_LONG"
 
 RequestHandler = Callable[["Connection", Any, str, Any], None]
 NotificationHandler = Callable[["Connection", str, Any], None]
@@ -39,6 +42,11 @@ class Connection:
         on_notification: Optional[NotificationHandler] = None,
         on_close: Optional[Callable[["Connection"], None]] = None,
     ) -> None:
+        #: Why the connection ended (set when it has): the daemon's ``$/closing`` reason when it sent one.
+        self.close_reason: Optional[str] = None
+        #: The longest line accepted from the daemon.
+        self.max_line_bytes = LINE_LIMIT
+        self._closing_notice: Optional[str] = None
         self._reader = reader
         self._writer = writer
         self._on_request = on_request
@@ -51,13 +59,16 @@ class Connection:
         self._task = asyncio.ensure_future(self._read_loop())
 
     @classmethod
-    async def open(cls, path: str, **callbacks: Any) -> "Connection":
-        """Connects to the Unix socket at ``path``; raises ConnectFailed."""
+    async def open(cls, path: str, *, max_line_bytes: int = LINE_LIMIT, **callbacks: Any) -> "Connection":
+        """Connects to the Unix socket at ``path``; raises ConnectFailed. A line from the daemon longer
+        than ``max_line_bytes`` ends the connection (ConnectionLost naming the limit)."""
         try:
-            reader, writer = await asyncio.open_unix_connection(path, limit=LINE_LIMIT)
+            reader, writer = await asyncio.open_unix_connection(path, limit=max_line_bytes)
         except OSError as error:
             raise ConnectFailed(path, error) from error
-        return cls(reader, writer, **callbacks)
+        conn = cls(reader, writer, **callbacks)
+        conn.max_line_bytes = max_line_bytes
+        return conn
 
     @property
     def is_closed(self) -> bool:
@@ -141,6 +152,7 @@ class Connection:
 
     async def _read_loop(self) -> None:
         reason = "the daemon closed the connection"
+        code: Optional[str] = None
         try:
             while True:
                 line = await self._reader.readline()
@@ -149,10 +161,15 @@ class Connection:
                 if not line.endswith(b"\n"):
                     break
                 self._dispatch_line(line)
-        except (ConnectionError, OSError, ValueError, asyncio.IncompleteReadError) as error:
+        except ValueError:
+            reason = f"a line from the daemon is longer than the limit ({self.max_line_bytes} bytes)"
+            code = LINE_TOO_LONG
+        except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
             reason = f"the connection failed: {error}"
         finally:
-            self._finish(ConnectionLost(reason))
+            if self._closing_notice is not None:
+                reason = f"the daemon closed the connection: {self._closing_notice}"
+            self._finish(ConnectionLost(reason, code))
 
     def _dispatch_line(self, line: bytes) -> None:
         if not line.strip():
@@ -173,6 +190,8 @@ class Connection:
                     self._on_request(self, message["id"], method, message.get("params"))
                 else:
                     self.respond_error(message["id"], {"code": -32601, "message": "Method not found"})
+            elif method == "$/closing":
+                self._closing_notice = _closing_text(message.get("params"))
             elif self._on_notification is not None:
                 self._on_notification(self, method, message.get("params"))
             return
@@ -196,8 +215,18 @@ class Connection:
         waiting, self._waiting = self._waiting, {}
         for future, name, _ in waiting.values():
             if not future.done():
-                future.set_exception(ConnectionLost(f"{name}: {error}"))
+                future.set_exception(ConnectionLost(f"{name}: {error}", error.code))
+        self.close_reason = str(error)
         self._writer.close()
         self._closed.set_result(None)
         if self._on_close is not None:
             self._on_close(self)
+
+
+def _closing_text(params: Any) -> str:
+    """``$/closing {reason, limit}`` as one phrase."""
+    if not isinstance(params, dict):
+        return "closing"
+    reason = params.get("reason") if isinstance(params.get("reason"), str) else "closing"
+    limit = params.get("limit")
+    return f"{reason} (limit {limit})" if isinstance(limit, str) else reason

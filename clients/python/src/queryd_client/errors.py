@@ -28,7 +28,12 @@ class ConnectFailed(QuerydConnectionError):
 
 
 class ConnectionLost(QuerydConnectionError):
-    """The connection closed while a request was waiting for its reply."""
+    """The connection closed while a request was waiting for its reply. ``code`` is
+    ``"LINE_TOO_LONG"`` when a line from the daemon was over the client's limit, else None."""
+
+    def __init__(self, message: str, code: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class ClientClosed(QuerydConnectionError):
@@ -55,7 +60,7 @@ class RPCError(QuerydError):
     def from_wire(error: Any, method: Optional[str] = None) -> "RPCError":
         """Builds the most specific subclass for a wire error object."""
         if not isinstance(error, dict):
-            return RPCError(-32603, "malformed error object", error, method)
+            return InternalError(-32603, "malformed error object", error, method)
         code = error.get("code")
         code = code if isinstance(code, int) else -32603
         message = error.get("message")
@@ -84,6 +89,10 @@ class InvalidParams(RPCError):
     """-32602: a parameter is missing, malformed or unknown; ``data["field"]`` names it."""
 
 
+class InternalError(RPCError):
+    """-32603: the daemon failed internally (or sent a malformed error object)."""
+
+
 class FetchFailed(RPCError):
     """-32001: the fetch failed after its retries; ``data`` is the fetcher's last error object."""
 
@@ -96,16 +105,28 @@ class CancelledByServer(RPCError):
     """-32003: the fetch was cancelled, reset or removed, or the daemon is shutting down."""
 
 
+class AttemptTimeout(RPCError):
+    """-32004: a fetch or mutate attempt ran longer than its timeout."""
+
+
 class UnknownID(RPCError):
     """-32005: an unknown subscription, fetcher or mutator id."""
 
 
-class TooManyConnections(RPCError):
-    """-32006: the daemon refused the connection."""
+class LimitExceeded(RPCError):
+    """-32006: a limit was reached; ``data["limit"]`` names it (``max-connections``, ...)."""
+
+
+#: Deprecated alias of LimitExceeded (-32006 is every limit, not only the connection count).
+TooManyConnections = LimitExceeded
 
 
 class MutationFailed(RPCError):
     """-32007: the mutation failed after its retries; ``data`` is the mutator's last error object."""
+
+
+class PermissionDenied(RPCError):
+    """-32008: the connection may not call this method."""
 
 
 class RequestCancelled(RPCError):
@@ -117,12 +138,15 @@ _BY_CODE: Dict[int, Type[RPCError]] = {
     -32600: InvalidRequest,
     -32601: MethodNotFound,
     -32602: InvalidParams,
+    -32603: InternalError,
     -32001: FetchFailed,
     -32002: NoFetcher,
     -32003: CancelledByServer,
+    -32004: AttemptTimeout,
     -32005: UnknownID,
-    -32006: TooManyConnections,
+    -32006: LimitExceeded,
     -32007: MutationFailed,
+    -32008: PermissionDenied,
     -32800: RequestCancelled,
 }
 

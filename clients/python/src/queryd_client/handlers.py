@@ -3,7 +3,8 @@
 A Registration remembers what was registered (prefix, options, the Python function) so the client
 can register it again after a reconnect; its wire id changes then. The function is called with
 only the keyword arguments it declares, so ``async def fetch(key)`` and
-``async def fetch(key, page_param=None, direction=None, meta=None, attempt=1)`` both work. Plain
+``async def fetch(key, page_param=None, direction=None, meta=None, attempt=1, progress=None)`` both
+work; ``progress(data)`` streams the data so far to the daemon (``fetch.progress``). Plain
 (non-async) functions run in the default executor so they cannot block the event loop.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from typing import Any, Awaitable, Callable, Dict, Optional
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Set
 
 from .errors import HandlerError, RPCError
 from .state import PageResult
@@ -26,7 +27,13 @@ class Registration:
     ``id`` is the daemon's current id for it (None while disconnected).
     """
 
-    def __init__(self, kind: str, params: Dict[str, Any], handler: Handler, unregister: Callable[..., Awaitable]):
+    def __init__(
+        self,
+        kind: str,
+        params: Dict[str, Any],
+        handler: Handler,
+        unregister: Callable[["Registration"], Awaitable[None]],
+    ) -> None:
         self.kind = kind
         self.params = params
         self.handler = handler
@@ -36,7 +43,7 @@ class Registration:
         self._is_async = _is_async_callable(handler)
 
     @property
-    def key(self) -> list:
+    def key(self) -> List[Any]:
         """The key prefix served."""
         return self.params["key"]
 
@@ -44,7 +51,7 @@ class Registration:
         """Stops serving (``fetcher.unregister`` / ``mutator.unregister``)."""
         await self._unregister(self)
 
-    async def call(self, positional: list, keywords: Dict[str, Any]) -> Any:
+    async def call(self, positional: List[Any], keywords: Dict[str, Any]) -> Any:
         """Runs the handler with the keywords it accepts and returns its (awaited) result."""
         chosen = {k: v for k, v in keywords.items() if self._accepted is None or k in self._accepted}
         if self._is_async:
@@ -56,7 +63,7 @@ class Registration:
         return result
 
 
-def _accepted_keywords(handler: Handler) -> Optional[set]:
+def _accepted_keywords(handler: Handler) -> Optional[Set[str]]:
     try:
         parameters = inspect.signature(handler).parameters.values()
     except (TypeError, ValueError):
@@ -80,13 +87,16 @@ def error_object(error: BaseException) -> Dict[str, Any]:
     return {"code": 1, "message": str(error) or type(error).__name__, "data": {"type": type(error).__name__}}
 
 
-async def serve_fetch(registration: Registration, params: Dict[str, Any]) -> Dict[str, Any]:
+async def serve_fetch(
+    registration: Registration, params: Dict[str, Any], progress: Callable[[Any], None]
+) -> Dict[str, Any]:
     """Runs a fetcher for one ``fetch`` request and returns the answer object (``{"data": ...}``)."""
     keywords = {
         "page_param": params.get("pageParam"),
         "direction": params.get("direction"),
         "meta": params.get("meta"),
         "attempt": params.get("attempt", 1),
+        "progress": progress,
     }
     result = await registration.call([params.get("key")], keywords)
     if isinstance(result, PageResult):
@@ -94,8 +104,11 @@ async def serve_fetch(registration: Registration, params: Dict[str, Any]) -> Dic
     return {"data": result}
 
 
-async def serve_mutate(registration: Registration, params: Dict[str, Any]) -> Dict[str, Any]:
-    """Runs a mutator for one ``mutate`` request and returns the answer object (``{"data": ...}``)."""
+async def serve_mutate(
+    registration: Registration, params: Dict[str, Any], progress: Callable[[Any], None]
+) -> Dict[str, Any]:
+    """Runs a mutator for one ``mutate`` request and returns the answer object (``{"data": ...}``);
+    ``progress`` is unused (mutations do not stream)."""
     keywords = {"attempt": params.get("attempt", 1)}
     result = await registration.call([params.get("key"), params.get("variables")], keywords)
     return {"data": result}

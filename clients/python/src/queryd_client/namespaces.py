@@ -7,7 +7,7 @@ and converted to the wire's camelCase names.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, List, Optional
 
 from .keys import as_key, make_filter, wire_options
 from .state import MutationState, QueryState
@@ -139,8 +139,32 @@ class QueriesAPI(_Namespace):
         """The matches' states, each with ``observers``."""
         return [QueryState(s) for s in await self._client.call("queries.list", self._params(key, **fields))]
 
+    async def pages(
+        self, key: Any = None, *, limit: Optional[int] = None, **fields: Any
+    ) -> AsyncIterator[List[QueryState]]:
+        """The matches page by page (``queries.list`` with ``cursor``/``nextCursor``, protocol 2; a
+        protocol-1 daemon answers everything as one page). ``limit`` caps a page (daemon default 100)."""
+        params = self._params(key, **fields)
+        if self._client.protocol < 2:
+            yield await self.list(key, **fields)
+            return
+        params["cursor"] = None
+        if limit is not None:
+            params["limit"] = limit
+        while True:
+            page = await self._client.call("queries.list", params)
+            if isinstance(page, list):  # a daemon that ignores cursor answers everything at once
+                yield [QueryState(s) for s in page]
+                return
+            yield [QueryState(s) for s in page["queries"]]
+            if not isinstance(page.get("nextCursor"), str):
+                return
+            params["cursor"] = page["nextCursor"]
+
     @staticmethod
-    def _params(key: Any, exact: Any = None, type: Any = None, stale: Any = None, fetch_status: Any = None) -> dict:
+    def _params(
+        key: Any, exact: Any = None, type: Any = None, stale: Any = None, fetch_status: Any = None
+    ) -> Dict[str, Any]:
         found = make_filter(key, exact, type, stale, fetch_status)
         return {} if found is None else {"filter": found}
 

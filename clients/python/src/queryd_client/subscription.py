@@ -2,8 +2,10 @@
 
 A subscription yields the state from the subscribe reply first, then every ``query.changed`` in
 the order the daemon wrote them (the daemon orders them; see protocol/README.md#ordering-guarantees).
-Leaving the loop (``break``, an exception) unsubscribes. After a reconnect the client subscribes
-again with the same key and options and the stream continues with the new daemon's state.
+Leaving the loop (``break``, an exception) unsubscribes; closing the client ends the loop normally.
+After a reconnect the client subscribes again with the same key and options and the stream
+continues with the new daemon's state. With ``push="patch"`` (protocol 2) the pushes are rebuilt
+into full states before they are yielded (see patching.py); with ``push="meta"`` states carry no data.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, List, Optional
 
 from .errors import QuerydError
 from .keys import as_key, wire_options
+from .patching import PatchTracker
 from .state import MutationState, QueryState
 
 if TYPE_CHECKING:
@@ -59,6 +62,10 @@ class _Stream:
             raise StopAsyncIteration
         if isinstance(item, BaseException):
             raise item
+        return await self._materialize(item)
+
+    async def _materialize(self, item: Any) -> Any:
+        """Turns a queued item into the value yielded (subclasses rebuild patched states)."""
         return item
 
     async def _iterate(self) -> AsyncIterator[Any]:
@@ -90,11 +97,27 @@ class _Stream:
             self._queue.put_nowait(error)
             self._queue.put_nowait(_END)
 
+    def _finish(self) -> None:
+        """Ends the iteration normally (the client was closed by its owner)."""
+        if not self._ended:
+            self._ended = True
+            self._queue.put_nowait(_END)
+
+    def _deliver_push(self, params: Dict[str, Any]) -> None:
+        raise NotImplementedError
+
     def _subscribe_params(self) -> Dict[str, Any]:
         raise NotImplementedError
 
     def _accept_reply(self, result: Any) -> None:
         raise NotImplementedError
+
+
+class _Raw:
+    """A ``query.changed`` params object (or a reply's state) queued in patch mode, rebuilt when taken."""
+
+    def __init__(self, params: Dict[str, Any]) -> None:
+        self.params = params
 
 
 class Subscription(_Stream):
@@ -108,6 +131,11 @@ class Subscription(_Stream):
         self.options: Dict[str, Any] = wire_options(options)
         #: The newest state received (None before the subscribe reply).
         self.state: Optional[QueryState] = None
+        self._patches = PatchTracker()
+
+    @property
+    def _patch_mode(self) -> bool:
+        return self.options.get("push") == "patch"
 
     def _subscribe_params(self) -> Dict[str, Any]:
         params: Dict[str, Any] = {"key": self.key}
@@ -120,8 +148,29 @@ class Subscription(_Stream):
         self._deliver(result["state"])
 
     def _deliver(self, state: Any) -> None:
+        """A state from a reply (subscribe, setOptions): full, a fresh base in patch mode."""
+        if self._patch_mode:
+            self._push(_Raw({"state": state, "resync": True}))
+        else:
+            self.state = QueryState(state)
+            self._push(self.state)
+
+    def _deliver_push(self, params: Dict[str, Any]) -> None:
+        if self._patch_mode:
+            self._push(_Raw(params))
+        elif isinstance(params.get("state"), dict):
+            self.state = QueryState(params["state"])
+            self._push(self.state)
+
+    async def _materialize(self, item: Any) -> Any:
+        if not isinstance(item, _Raw) or not isinstance(item.params.get("state"), dict):
+            return item
+        state, wanted = self._patches.rebuild(item.params)
+        if state is None:
+            read = await self._client.query.state(self.key)
+            state = self._patches.reread(item.params["state"], read, wanted)
         self.state = QueryState(state)
-        self._push(self.state)
+        return self.state
 
     async def set_options(self, key: Any = None, **options: Any) -> QueryState:
         """``query.setOptions``: replaces the options (and moves to ``key`` when given)."""
@@ -172,3 +221,7 @@ class MutationSubscription(_Stream):
 
     def _deliver(self, mutation: Any) -> None:
         self._push(MutationState(mutation))
+
+    def _deliver_push(self, params: Dict[str, Any]) -> None:
+        if "mutation" in params:
+            self._deliver(params["mutation"])

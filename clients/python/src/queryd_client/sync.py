@@ -10,6 +10,8 @@ private event loop thread and offers the same API without ``await``.
             print(state.status, state.data)
 
 Fetcher and mutator functions may be plain functions (they run in a worker thread) or coroutines.
+``timeout`` bounds each call, never the wait for the next pushed state; leaving a ``for`` loop over
+a subscription (``break``, an exception) unsubscribes.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import threading
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, AsyncIterator, Callable, Generator, Iterator, Optional, Tuple
 
 from .client import Client as AsyncClient
 from .handlers import Handler
@@ -27,13 +29,24 @@ from .subscription import _Stream
 class Client:
     """A blocking client. ``timeout`` (seconds, None = no limit) bounds every call."""
 
-    def __init__(self, path: Optional[str] = None, *, reconnect: bool = True, timeout: Optional[float] = None):
+    def __init__(
+        self,
+        path: Optional[str] = None,
+        *,
+        reconnect: bool = True,
+        timeout: Optional[float] = None,
+        connect_wait: float = 0.0,
+        backoff: Tuple[float, float] = (0.05, 2.0),
+    ) -> None:
         self._timeout = timeout
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="queryd-client", daemon=True)
         self._thread.start()
+        options = {"reconnect": reconnect, "connect_wait": connect_wait, "backoff": backoff}
         try:
-            self._client: AsyncClient = self._run(_invoke(AsyncClient.connect, (path,), {"reconnect": reconnect}))
+            connecting = _invoke(AsyncClient.connect, (path,), options)
+            bound = None if timeout is None else timeout + connect_wait
+            self._client: AsyncClient = self._run(connecting, timeout=bound)
         except BaseException:
             self._stop_loop()
             raise
@@ -54,6 +67,32 @@ class Client:
     def capabilities(self) -> frozenset:
         """The capability names the daemon announced."""
         return self._client.capabilities
+
+    @property
+    def protocol(self) -> int:
+        """The protocol negotiated on the current connection."""
+        return self._client.protocol
+
+    @property
+    def connection_state(self) -> str:
+        """``connecting``, ``connected``, ``reconnecting`` or ``closed``."""
+        return self._client.connection_state
+
+    def on_connection_state(self, listener: Callable[[str, Optional[str]], None]) -> Callable[[], None]:
+        """As the asyncio client's: ``listener(state, reason)`` runs on the client's loop thread."""
+        return self._client.on_connection_state(listener)
+
+    def set_focused(self, focused: bool) -> None:
+        """``client.setFocused`` (see the asyncio client)."""
+        self._run(self._client.set_focused(focused))
+
+    def set_online(self, online: bool) -> None:
+        """``network.setOnline`` (see the asyncio client)."""
+        self._run(self._client.set_online(online))
+
+    def emit(self, name: str) -> int:
+        """``events.emit``: how many queries were refetched."""
+        return self._run(self._client.emit(name))
 
     def call(self, method: str, params: Any = None) -> Any:
         """Sends any method and returns its result (raises an RPCError subclass on error)."""
@@ -119,27 +158,46 @@ class _Blocking:
 
         def blocking(*args: Any, **kwargs: Any) -> Any:
             result = self._owner._run(_invoke(method, args, kwargs))
-            return SyncSubscription(self._owner, result) if isinstance(result, _Stream) else result
+            if isinstance(result, _Stream):
+                return SyncSubscription(self._owner, result)
+            if inspect.isasyncgen(result):
+                return _pages(self._owner, result)
+            return result
 
         blocking.__doc__ = method.__doc__
         return blocking
 
 
+def _pages(owner: Client, pages: AsyncIterator[Any]) -> Iterator[Any]:
+    """A blocking iterator over an async generator (``queries.pages``); each step bounded by the timeout."""
+    while True:
+        try:
+            yield owner._run(_invoke(pages.__anext__, (), {}))
+        except StopAsyncIteration:
+            return
+
+
 class SyncSubscription:
-    """A blocking iterator over an asyncio subscription; ``close()`` (or leaving a ``with``) ends it."""
+    """A blocking iterator over an asyncio subscription; ``close()``, leaving a ``with`` or leaving a
+    ``for`` loop ends it. Waiting for the next state is not bounded by the client's ``timeout``."""
 
     def __init__(self, owner: Client, stream: _Stream) -> None:
         self._owner = owner
         self._stream = stream
 
-    def __iter__(self) -> Iterator[Any]:
-        return self
+    def __iter__(self) -> Generator[Any, None, None]:
+        # A generator, so that a `for` loop left early closes it (at once, in CPython) and unsubscribes.
+        try:
+            while True:
+                try:
+                    yield self.next()
+                except StopIteration:
+                    return
+        finally:
+            self.close()
 
     def __next__(self) -> Any:
-        try:
-            return self._owner._run(self._stream.next())
-        except StopAsyncIteration:
-            raise StopIteration from None
+        return self.next()
 
     def next(self, timeout: Optional[float] = None) -> Any:
         """The next state, waiting at most ``timeout`` seconds (TimeoutError)."""
@@ -166,5 +224,6 @@ class SyncSubscription:
         return blocking
 
     def close(self) -> None:
-        """Unsubscribes."""
-        self._owner._run(self._stream.unsubscribe())
+        """Unsubscribes (nothing to do once the client is closed)."""
+        if self._owner._loop.is_running():
+            self._owner._run(self._stream.unsubscribe())
