@@ -67,6 +67,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Write changed queries to the --persist file at most this many milliseconds after they change.")
     var persistFlushMs = 1000
 
+    @Option(
+        help: """
+            When a change is durable: interval (written within --persist-flush-ms) or always (a write \
+            is answered once it is synced to the --persist file).
+            """)
+    var persistSync = PersistSync.interval
+
+    @Flag(help: "Move a damaged --persist file (and its -wal, -shm) aside with a timestamped name and start empty.")
+    var persistRecover = false
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -108,13 +118,20 @@ struct ServeCommand: ParsableCommand {
         configuration.maxBatch = maxBatch
         configuration.manualClock = manualClock
         configuration.testMethods = testMethods
-        let persistence = try persistenceSettings().map { try DaemonPersistence(opening: $0, logger: logger) }
         let daemon = try Daemon(
-            configuration: configuration, socketPath: path, logger: logger,
+            configuration: configuration, logger: logger,
             access: PeerAccess(owner: getuid(), allowed: Set(allowUIDs)), log: log)
-        if let persistence { try daemon.startPersistence(persistence) }
+        // The data is back before the socket accepts: no client sees a half-restored cache.
+        if let settings = try persistenceSettings() {
+            try daemon.startPersistence(settings, freshEpoch: Self.freshEpoch())
+            // The cache epoch survives a restart with --persist. Protocol 2's `epoch` member of the
+            // server configuration (added with server.hello's negotiation) takes this value:
+            // configuration.epoch = daemon.persistence.epoch, set before the server is made.
+            logger.info("persistence: cache epoch \(daemon.persistence?.epoch ?? "")")
+        }
+        try daemon.listen(on: path)
         daemon.run()
-        try persistence?.finish()
+        try daemon.persistence?.finish()
     }
 
     /// Why the socket's directory is unsafe, if it is: it must be a directory owned by this user
@@ -136,6 +153,13 @@ struct ServeCommand: ParsableCommand {
             return "the socket directory \(path) is writable by other users; choose a private directory (mode 0700)"
         }
         return nil
+    }
+
+    /// A new random cache epoch: 16 hex digits.
+    static func freshEpoch() -> String {
+        let value = UInt64.random(in: 0...UInt64.max)
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     private static func environment() -> [String: String] {
