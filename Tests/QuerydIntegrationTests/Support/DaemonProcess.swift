@@ -162,7 +162,7 @@ final class DaemonProcess {
         return (ExitStatus(waitStatus: status), readTail(of: logPath, maxBytes: 4000))
     }
 
-    private static func spawn(arguments: [String], logPath: String) throws -> pid_t {
+    static func spawn(arguments: [String], logPath: String) throws -> pid_t {
         let binary = binaryPath
         guard access(binary, X_OK) == 0 else {
             throw IntegrationError("queryd binary not found at \(binary) (build it or set QUERYD_BIN)")
