@@ -205,3 +205,34 @@ struct PersistenceRecoveryTests {
         #expect(try second.stop() == .exited(0))
     }
 }
+
+@Suite("Persistence: --persist-sync always")
+struct PersistSyncAlwaysTests {
+    @Test("every acknowledged query.set survives a kill -9 right after its reply, single and batched")
+    func acknowledgedWritesSurviveKillNine() throws {
+        let store = try PersistenceRestartTests.StoreDirectory()
+        // A ten-minute interval: only the per-turn group commit can have written anything.
+        let flags = PersistenceRestartTests.flags(store, flushMs: 600_000, extra: ["--persist-sync", "always"])
+        do {
+            let daemon = try DaemonProcess(flags: flags)
+            let client = try daemon.connect()
+            for index in 0..<20 {
+                _ = try client.result("query.set", ["key": ["one", .number(JSONNumber(index))], "data": "v"])
+            }
+            let other = try daemon.connect()
+            try PersistenceRecoveryTests.setItems(other, count: 500)
+            daemon.kill9()
+        }
+        let daemon = try DaemonProcess(flags: flags)
+        let client = try daemon.connect()
+        for index in 0..<20 {
+            #expect(try client.result("query.get", ["key": ["one", .number(JSONNumber(index))]]).member("data") == "v")
+        }
+        #expect(
+            try client.result("query.get", ["key": PersistenceRestartTests.itemKey(499)]).member("data")
+                == PersistenceRestartTests.itemData(499))
+        #expect(daemon.logTail().contains("persistence: restored 520 of 520 queries"))
+        client.close()
+        #expect(try daemon.stop() == .exited(0))
+    }
+}
