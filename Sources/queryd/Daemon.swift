@@ -30,6 +30,8 @@ final class Daemon {
     var persistence: DaemonPersistence?
     /// The bridges holding output until a batch is durable (`--persist-sync always`), by connection id.
     private var holdingBridges: [Int: ConnectionBridge] = [:]
+    private var acceptErrors = RateLimitedLog()
+    private var refusals = RateLimitedLog()
 
     /// Sets up the loop, the server and the signal handling; nothing is bound until `listen(on:)`,
     /// and a SIGINT or SIGTERM that arrives from here on is a clean shutdown.
@@ -66,7 +68,21 @@ final class Daemon {
     func listen(on socketPath: String) throws {
         let listener = try UnixListener(loop: loop, path: socketPath)
         listener.onAccept = { [unowned self] connection in accept(connection) }
-        listener.onError = { [logger] error in logger.warning("accept failed: \(error)") }
+        listener.onError = { [unowned self] error in
+            let (allowed, suppressed) = acceptErrors.allow(now: loop.nowMilliseconds)
+            guard allowed else { return }
+            logger.warning("accept failed: \(error)\(suppressed > 0 ? " (and \(suppressed) more since)" : "")")
+        }
+        listener.overflowLine = tooManyConnectionsLine
+        listener.onOverflow = { [unowned self] error in
+            let (allowed, suppressed) = refusals.allow(now: loop.nowMilliseconds)
+            guard allowed else { return }
+            logger.warning(
+                """
+                refused a connection: out of file descriptors (\(error))\
+                \(suppressed > 0 ? " (\(suppressed) more refusals since the last one logged)" : "")
+                """)
+        }
         self.listener = listener
         logger.info("queryd listening on \(socketPath)")
     }
@@ -110,15 +126,16 @@ final class Daemon {
             return
         }
         if bridges.count >= configuration.maxConnections {
-            var line: [UInt8] = []
-            let error = RPCError(
-                .limitExceeded, "Too many connections",
-                data: ["limit": "max-connections", "max": .number(JSONNumber(configuration.maxConnections))])
-            RPCWriter.error(id: nil, error: error, to: &line)
-            line.append(UInt8(ascii: "\n"))
-            connection.write(line)
+            connection.write(tooManyConnectionsLine)
             connection.closeAfterWrites()
-            logger.warning("refused a connection: \(configuration.maxConnections) connections already open")
+            let (allowed, suppressed) = refusals.allow(now: loop.nowMilliseconds)
+            if allowed {
+                logger.warning(
+                    """
+                    refused a connection: \(configuration.maxConnections) connections already open\
+                    \(suppressed > 0 ? " (\(suppressed) more refusals since the last one logged)" : "")
+                    """)
+            }
             return
         }
         let bridge = ConnectionBridge(connection: connection, daemon: self)
@@ -131,6 +148,17 @@ final class Daemon {
         bridges[connection.id] = bridge
         logger.info("connection \(connection.id) opened by pid \(peer.pid) uid \(peer.uid) gid \(peer.gid)")
         connection.startReading()
+    }
+
+    /// The -32006 line (with its newline) of a connection refused for the connection limit.
+    private var tooManyConnectionsLine: [UInt8] {
+        var line: [UInt8] = []
+        let error = RPCError(
+            .limitExceeded, "Too many connections",
+            data: ["limit": "max-connections", "max": .number(JSONNumber(configuration.maxConnections))])
+        RPCWriter.error(id: nil, error: error, to: &line)
+        line.append(UInt8(ascii: "\n"))
+        return line
     }
 
     /// Writes one -32008 line to a peer whose uid is not admitted, logs it, and closes.

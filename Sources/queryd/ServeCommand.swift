@@ -109,7 +109,7 @@ struct ServeCommand: ParsableCommand {
         }
         var configuration = ServerConfiguration()
         configuration.maxMessageBytes = maxMessageBytes
-        configuration.maxConnections = maxConnections
+        configuration.maxConnections = DescriptorBudget.fit(connections: maxConnections, logger: logger)
         configuration.maxDepth = maxDepth
         configuration.maxSubscriptionsPerConnection = maxSubscriptionsPerConnection
         configuration.maxRegistrationsPerConnection = maxRegistrationsPerConnection
