@@ -7,6 +7,7 @@
 // flight and lets later changes coalesce in its pending set meanwhile.
 
 import Dispatch
+import Glibc
 import Synchronization
 
 /// Runs a store's writes on a thread of its own.
@@ -26,11 +27,20 @@ public final class StoreThread: Sendable {
         _ rows: [StoreRow], done: @escaping @Sendable (Result<Void, PersistenceError>) -> Void
     ) {
         queue.async { [self] in
+            Self.yieldToTheLoop()
             let outcome = store.withLock { store -> Result<Void, PersistenceError> in
                 Result { () throws(PersistenceError) in try store.write(rows: rows) }
             }
             done(outcome)
         }
+    }
+
+    /// Lowers the calling thread's scheduling priority to nice 10, so that on a busy machine the event
+    /// loop's thread wins the CPU over a long write. Linux keeps nice per thread (`who` 0 is the
+    /// calling thread); the daemon runs nothing else on dispatch threads.
+    private static func yieldToTheLoop() {
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        if getpriority(which, 0) < 10 { _ = setpriority(which, 0, 10) }
     }
 
     /// Waits until every queued write ran, then runs `body` with the store on the calling thread.

@@ -137,6 +137,9 @@ final class DaemonPersistence {
             """)
     }
 
+    /// Whether output may have to wait for a batch (`always` mode).
+    var holdsOutput: Bool { settings.sync == .always }
+
     /// `always` mode: the sequence number of the batch that will make the output produced now
     /// durable (nil: nothing is waiting to be written, the output may go at once). Nil in `interval` mode.
     var outputTicket: UInt64? {

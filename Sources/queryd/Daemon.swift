@@ -263,12 +263,15 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
     private var held: [(ticket: UInt64, bytes: [UInt8])] = []
     private var heldBytes = 0
     private var closeWhenReleased = false
+    /// `--persist-sync always`: output may have to wait (fixed at the start, before any connection).
+    private let waitsForDurability: Bool
     /// Decides backpressure; owns this bridge (in its table of connections) until the close.
     private unowned let daemon: Daemon
 
     init(connection: StreamConnection, daemon: Daemon) {
         self.connection = connection
         self.daemon = daemon
+        waitsForDurability = daemon.persistence?.holdsOutput ?? false
         connection.delegate = self
     }
 
@@ -288,7 +291,7 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
 
     func write(_ bytes: [UInt8]) {
         // Output waits for the batch holding the writes made so far, and always behind held output.
-        if let ticket = daemon.outputTicket ?? held.last?.ticket {
+        if waitsForDurability, let ticket = daemon.outputTicket ?? held.last?.ticket {
             held.append((ticket, bytes))
             heldBytes += bytes.count
             daemon.holdsOutput(self)
