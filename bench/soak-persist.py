@@ -36,8 +36,11 @@ def start_daemon():
     daemon = subprocess.Popen([BIN, "serve", "--socket", SOCK, "--persist", DB, "--persist-sync", SYNC,
                                "--persist-flush-ms", str(FLUSH_MS), "--log-file", LOG, "--log-level", "notice"])
     for _ in range(600):
-        if os.path.exists(SOCK): return
-        time.sleep(0.01)
+        try:
+            probe = socket.socket(socket.AF_UNIX); probe.connect(SOCK); probe.close()
+            return
+        except OSError:
+            time.sleep(0.01)
     sys.exit("queryd did not start")
 
 
