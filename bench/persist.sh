@@ -30,18 +30,6 @@ bench_init
 build_c fill loadgen
 build_queryd
 
-settle_rss() { # settle_rss PID: the RSS once it stops changing (up to 3 s)
-    local a b
-    a=$(rss_bytes "$1")
-    for _ in $(seq 6); do
-        sleep 0.5
-        b=$(rss_bytes "$1")
-        [[ "$a" == "$b" ]] && break
-        a=$b
-    done
-    echo "$b"
-}
-
 fill() { # fill COUNT WINDOW: bench/fill's JSON line
     timeout 600 "${CLIENT_PIN[@]}" "$HERE/out/fill" --socket "$QUERYD_SOCK" --count "$1" --window "$2" \
         --value-bytes 100 || fail "fill failed"

@@ -65,15 +65,23 @@ final class DaemonPersistence {
     private var draining = false
     private var failing = false
     private var written = 0
-    /// The cache epoch kept in the store (see `ServeCommand`).
-    let epoch: String
     /// `always` mode: called once every batch up to this sequence number is durable.
     var onDurable: ((UInt64) -> Void)?
 
+    /// The epoch kept in the store at `settings.path`, or `fresh` when it has none (then stored) or
+    /// cannot be read now (a damaged or busy file: the start proper refuses it, or moves it aside and
+    /// stores `fresh` in the new one).
+    static func keptEpoch(in settings: PersistenceSettings, creating fresh: String) -> String {
+        guard let store = try? QueryStore(path: settings.path) else { return fresh }
+        defer { store.close() }
+        return (try? store.epoch(creating: fresh)) ?? fresh
+    }
+
     /// Opens the store and restores it into `cache` (refusing a damaged file, or moving it aside with
-    /// `recover`), then starts mirroring the cache's changes from `loop`. Call before binding the socket.
+    /// `recover`), keeps `epoch` in it when it has none, then starts mirroring the cache's changes
+    /// from `loop`. Call before binding the socket.
     init(
-        settings: PersistenceSettings, cache: QueryCache, loop: EventLoop, maxDepth: Int, freshEpoch: String,
+        settings: PersistenceSettings, cache: QueryCache, loop: EventLoop, maxDepth: Int, epoch: String,
         logger: Logger
     ) throws(PersistenceError) {
         self.settings = settings
@@ -82,7 +90,7 @@ final class DaemonPersistence {
         // The store thread gets a connection of its own: the one that restored is tied to the cache.
         let store = try QueryStore(path: settings.path)
         do {
-            epoch = try store.epoch(creating: freshEpoch)
+            _ = try store.epoch(creating: epoch)
             try store.setSyncEveryCommit(settings.sync == .always)
         } catch {
             store.close()

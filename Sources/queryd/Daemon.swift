@@ -88,10 +88,10 @@ final class Daemon {
     }
 
     /// Starts `--persist` (see `DaemonPersistence`); call before `listen(on:)`.
-    func startPersistence(_ settings: PersistenceSettings, freshEpoch: String) throws {
+    func startPersistence(_ settings: PersistenceSettings, epoch: String) throws {
         let persistence = try DaemonPersistence(
             settings: settings, cache: server.cache, loop: loop, maxDepth: configuration.maxDepth,
-            freshEpoch: freshEpoch, logger: logger)
+            epoch: epoch, logger: logger)
         persistence.onDurable = { [unowned self] sequence in releaseHeldOutput(upTo: sequence) }
         self.persistence = persistence
     }

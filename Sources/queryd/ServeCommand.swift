@@ -118,16 +118,18 @@ struct ServeCommand: ParsableCommand {
         configuration.maxBatch = maxBatch
         configuration.manualClock = manualClock
         configuration.testMethods = testMethods
+        let persistence = try persistenceSettings()
+        // The cache epoch: kept in the --persist file across restarts, else new for this run. Once
+        // the server configuration has protocol 2's `epoch` (random by default), it takes part here:
+        // `creating: configuration.epoch`, then `if let epoch { configuration.epoch = epoch }`.
+        let epoch = persistence.map { DaemonPersistence.keptEpoch(in: $0, creating: Self.freshEpoch()) }
         let daemon = try Daemon(
             configuration: configuration, logger: logger,
             access: PeerAccess(owner: getuid(), allowed: Set(allowUIDs)), log: log)
         // The data is back before the socket accepts: no client sees a half-restored cache.
-        if let settings = try persistenceSettings() {
-            try daemon.startPersistence(settings, freshEpoch: Self.freshEpoch())
-            // The cache epoch survives a restart with --persist. Protocol 2's `epoch` member of the
-            // server configuration (added with server.hello's negotiation) takes this value:
-            // configuration.epoch = daemon.persistence.epoch, set before the server is made.
-            logger.info("persistence: cache epoch \(daemon.persistence?.epoch ?? "")")
+        if let persistence, let epoch {
+            try daemon.startPersistence(persistence, epoch: epoch)
+            logger.info("persistence: cache epoch \(epoch)")
         }
         try daemon.listen(on: path)
         daemon.run()

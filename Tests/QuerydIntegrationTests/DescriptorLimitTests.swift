@@ -36,9 +36,10 @@ struct DescriptorLimitTests {
         var servedAgain = false
         let deadline = Clock.now + 5
         while !servedAgain, Clock.now < deadline {
+            // A client refused meanwhile may find the socket closed before its ping is sent.
             let client = try daemon.connect()
-            try client.send(#"{"jsonrpc":"2.0","id":1,"method":"server.ping"}"#)
-            servedAgain = try client.readLine() == #"{"jsonrpc":"2.0","id":1,"result":{}}"#
+            try? client.send(#"{"jsonrpc":"2.0","id":1,"method":"server.ping"}"#)
+            servedAgain = (try? client.readLine()) == #"{"jsonrpc":"2.0","id":1,"result":{}}"#
             if !servedAgain { usleep(20_000) }
         }
         #expect(servedAgain)
