@@ -119,7 +119,8 @@ final class DaemonPersistence {
                     --persist-recover to have it moved aside and start empty
                     """, code: error.code)
             }
-            // Entries restored before the damage was met came from a damaged file: start empty.
+            // The max-age delete reads every row before any is hydrated, so the damage is met
+            // first; should a row have been hydrated before it all the same, it goes too.
             _ = cache.removeQueries(QueryFilter())
             let moved = try DamagedStore.moveAside(settings.path)
             logger.warning(

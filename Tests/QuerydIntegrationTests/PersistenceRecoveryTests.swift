@@ -143,6 +143,24 @@ struct PersistenceRecoveryTests {
         #expect(try again.stop() == .exited(0))
     }
 
+    @Test("--persist-recover on pages damaged past the first rows: the rows read before the damage are dropped too")
+    func recoverMidwayDamageStartsEmpty() throws {
+        let store = try Self.populatedStore(count: 3000)
+        defer { Self.removeMovedFiles(store) }
+        // The table's last leaf pages (keys sort by text, the file grows in key order): the restore
+        // hydrates rows from the first pages before it meets the garbage.
+        let size = Self.fileSize(store.file)
+        try Self.writeFile(
+            store.file, bytes: (0..<(size / 4)).map { _ in UInt8.random(in: 0...255) }, at: size - size / 4,
+            truncate: false)
+        let daemon = try DaemonProcess(flags: PersistenceRestartTests.flags(store, extra: ["--persist-recover"]))
+        let client = try daemon.connect()
+        #expect(try client.result("queries.list", [:]) == [])
+        #expect(daemon.logTail().contains("aside and starting empty"), "\(daemon.logTail())")
+        client.close()
+        #expect(try daemon.stop() == .exited(0))
+    }
+
     @Test("a row written with a dataUpdatedAt in the future is restored as written at the restart")
     func futureRowIsRestoredAsNow() throws {
         let store = try Store()
