@@ -166,17 +166,6 @@ public final class QueryStore {
 
     // MARK: - Reading and writing
 
-    /// Reads every entry to hydrate, in one transaction (see `restore(maxAge:buster:now:maxDepth:each:)`),
-    /// collected into an array.
-    public func restore(maxAge: Int64?, buster: String, now: Int64, maxDepth: Int = 512) throws(PersistenceError)
-        -> RestoredQueries
-    {
-        var entries: [StoredQuery] = []
-        let counts = try restore(maxAge: maxAge, buster: buster, now: now, maxDepth: maxDepth) { entries.append($0) }
-        return RestoredQueries(
-            entries: entries, expired: counts.expired, unreadable: counts.unreadable, wipeReason: counts.wipeReason)
-    }
-
     /// Reads every entry to hydrate, in one transaction, handing each to `each` as it is read (so
     /// no parsed copy of the whole store is ever held). A store written with a different `buster`
     /// is emptied first (and takes the new buster); entries whose data is older than `maxAge`
@@ -247,20 +236,6 @@ public final class QueryStore {
         else { return nil }
         return StoredQuery(
             key: queryKey, data: dataValue, dataUpdatedAt: dataUpdatedAt, dataUpdateCount: Int(dataUpdateCount))
-    }
-
-    /// Applies every change of `batch` in one transaction (see `write(rows:)`).
-    public func write(batch: [StoreChange]) throws(PersistenceError) {
-        try write(
-            rows: batch.map { change in
-                switch change {
-                case .upsert(let entry):
-                    StoreRow(
-                        keyText: entry.key.jsonValue.encoded, data: entry.data.encoded,
-                        dataUpdatedAt: entry.dataUpdatedAt, dataUpdateCount: Int64(entry.dataUpdateCount))
-                case .delete(let key): StoreRow(keyText: key.jsonValue.encoded, data: nil)
-                }
-            })
     }
 
     /// Applies every row of `rows` in one transaction: all of them are stored, or (on error) none.

@@ -1,4 +1,4 @@
-// What the store keeps of one query, and the changes a batch write applies.
+// What the store keeps of one query, what a restore found, and the rows a batch write applies.
 
 public import QuerydCore
 public import QuerydJSON
@@ -23,35 +23,7 @@ public struct StoredQuery: Sendable, Equatable {
     }
 }
 
-/// One change of a batch written by `QueryStore.write(batch:)`.
-public enum StoreChange: Sendable, Equatable {
-    /// Insert the entry, or replace the one with the same key.
-    case upsert(StoredQuery)
-    /// Remove the entry for the key (nothing happens when there is none).
-    case delete(QueryKey)
-}
-
-/// What `QueryStore.restore(maxAge:buster:now:)` found.
-public struct RestoredQueries: Sendable, Equatable {
-    /// The entries to hydrate, ordered by key text.
-    public var entries: [StoredQuery]
-    /// Entries dropped (and deleted) because their data was older than the maximum age.
-    public var expired: Int
-    /// Rows dropped (and deleted) because their key or data could not be parsed.
-    public var unreadable: Int
-    /// Why the whole store was emptied before reading, if it was (a different buster).
-    public var wipeReason: String?
-
-    /// Creates a report.
-    public init(entries: [StoredQuery], expired: Int, unreadable: Int, wipeReason: String?) {
-        self.entries = entries
-        self.expired = expired
-        self.unreadable = unreadable
-        self.wipeReason = wipeReason
-    }
-}
-
-/// What a streaming `QueryStore.restore(maxAge:buster:now:maxDepth:each:)` did besides handing out entries.
+/// What `QueryStore.restore(maxAge:buster:now:maxDepth:each:)` did besides handing out entries.
 public struct RestoreCounts: Sendable, Equatable {
     /// Entries handed out.
     public var read: Int
