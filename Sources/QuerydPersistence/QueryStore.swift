@@ -18,6 +18,13 @@ public final class QueryStore {
     /// The layout version written by this build; any other version is discarded at open.
     public static let schemaVersion = "1"
 
+    /// Page cache for writing (negative: KiB): up to 32 MiB, so a large batch does not spill pages
+    /// mid-transaction.
+    private static let writeCacheKiB = -32768
+    /// Page cache while restoring: the rows are read once, in order; a large cache would only leave
+    /// freed memory scattered between the restored queries.
+    private static let restoreCacheKiB = -1024
+
     /// The file's path.
     public let path: String
     private let database: SQLiteDatabase
@@ -67,8 +74,7 @@ public final class QueryStore {
                 throw PersistenceError("\(path): cannot switch the journal to WAL mode")
             }
             try database.execute("PRAGMA synchronous = NORMAL")
-            // Up to 32 MiB of page cache, so a large batch does not spill pages mid-transaction.
-            try database.execute("PRAGMA cache_size = -32768")
+            try database.execute("PRAGMA cache_size = \(Self.writeCacheKiB)")
         } catch {
             throw Self.explainBusy(error, path: path)
         }
@@ -179,6 +185,8 @@ public final class QueryStore {
         var wipeReason = openWipeReason
         openWipeReason = nil
         do {
+            try database.execute("PRAGMA cache_size = \(Self.restoreCacheKiB)")
+            defer { try? database.execute("PRAGMA cache_size = \(Self.writeCacheKiB)") }
             return try database.transaction { () throws(PersistenceError) -> RestoreCounts in
                 let storedBuster = try metaValue("buster") ?? ""
                 if storedBuster != buster {
