@@ -161,6 +161,18 @@ rss_bytes() { # resident set size of a process, in bytes
     awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"
 }
 
+settle_rss() { # settle_rss PID: the RSS once it stops changing (up to 3 s)
+    local a b
+    a=$(rss_bytes "$1")
+    for _ in $(seq 6); do
+        sleep 0.5
+        b=$(rss_bytes "$1")
+        [[ "$a" == "$b" ]] && break
+        a=$b
+    done
+    echo "$b"
+}
+
 busy_pct() { # share of all CPUs busy (steal included) over 0.5 s, in percent
     local a b
     a=$(awk '/^cpu /{ print $2+$3+$4+$5+$6+$7+$8+$9, $5+$6 }' /proc/stat)

@@ -38,18 +38,6 @@ redis_info() { # redis_info FIELD: a number from INFO memory
     redis-cli -s "$REDIS_SOCK" INFO memory | tr -d '\r' | sed -n "s/^$1:\([0-9]*\)$/\1/p"
 }
 
-settle_rss() { # settle_rss PID: the RSS once it stops changing (up to 3 s)
-    local a b
-    a=$(rss_bytes "$1")
-    for _ in $(seq 6); do
-        sleep 0.5
-        b=$(rss_bytes "$1")
-        [[ "$a" == "$b" ]] && break
-        a=$b
-    done
-    echo "$b"
-}
-
 START=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 for round in $(seq "$ROUNDS"); do
     # queryd

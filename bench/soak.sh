@@ -8,7 +8,23 @@
 #
 # Usage: bench/soak.sh [DURATION=60] [INTERVAL=5]      env: QUERYD_BIN (default .build/release/queryd)
 # Needs socat. A flat RSS column after warm-up is the pass criterion.
+#
+# With --persist: bench/soak.sh --persist [DURATION=60] [CYCLE=10] [SYNC=interval] [FLUSH_MS=200] runs
+# bench/soak-persist.py instead: writers, subscribers and fetchers coming and going against a
+# `--persist` daemon that is killed with SIGKILL and restarted every CYCLE seconds; after each restart
+# no acknowledged write older than the sync window may be missing, and after the load leaves the RSS
+# must be back at the restored baseline. Needs python3.
 set -euo pipefail
+
+if [[ "${1:-}" == "--persist" ]]; then
+    root="$(cd "$(dirname "$0")/.." && pwd)"
+    bin="${QUERYD_BIN:-$root/.build/release/queryd}"
+    [[ -x "$bin" ]] || { echo "queryd not found at $bin (swift build -c release, or set QUERYD_BIN)" >&2; exit 1; }
+    work="$(mktemp -d /tmp/queryd-soak-persist.XXXXXX)"
+    trap 'rm -rf "$work"' EXIT
+    python3 "$root/bench/soak-persist.py" "$bin" "$work" "${2:-60}" "${3:-10}" "${4:-interval}" "${5:-200}"
+    exit
+fi
 
 duration="${1:-60}"
 interval="${2:-5}"

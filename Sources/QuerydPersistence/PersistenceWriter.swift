@@ -1,32 +1,35 @@
-// Write-behind persistence: the cache's observer collects the keys whose data changed or which
-// left the cache, and `flush` writes their current state to the store in one transaction.
+// Write-behind persistence, the loop's side: the cache's observer collects the keys whose data
+// changed or which left the cache, and hands them out in batches of encoded rows.
 //
-// Changes to the same key between two flushes cost one row write. What a flush writes is read
-// from the cache at flush time: a key whose query has data is upserted, any other is deleted.
-// A failed flush keeps its keys pending, so the next flush retries them. The owner decides when
-// to flush (the daemon: `flushInterval` after the first change, and at shutdown) through
-// `onFirstChange`; a crash loses at most what changed since the last successful flush.
+// Changes to the same key between two batches cost one row write. What a batch holds is read from
+// the cache when the batch is taken: a key whose query has data becomes an upsert of a copy of its
+// encoded bytes (never parsed), any other a delete. The rows are plain `Sendable` values, so the
+// owner can write them on another thread (the daemon's store thread); a batch that failed to be
+// written is put back with `putBack`, and the next batch reads those keys' current state again.
 
 public import QuerydCore
 
-/// Mirrors a cache's successful data into a `QueryStore`, in batches.
+/// A batch taken from a `PersistenceWriter`: the keys it covers and their rows.
+public struct PersistenceBatch: Sendable {
+    /// The keys whose rows these are (to put back if the write fails).
+    public var keys: [QueryKey]
+    /// One row per key, read from the cache when the batch was taken.
+    public var rows: [StoreRow]
+}
+
+/// Collects a cache's changes to persist and turns them into batches of rows.
 public final class PersistenceWriter: QueryCacheObserver {
-    /// The store written to.
-    public let store: QueryStore
     private unowned let cache: QueryCache
     private var pending: Set<QueryKey> = []
     /// Called when a change arrives while nothing was pending: time to schedule a flush.
     public var onFirstChange: (() -> Void)?
-    /// Changes written by successful flushes so far.
-    public private(set) var writtenCount = 0
 
-    /// A writer for `cache` into `store`. It does not attach itself: set `cache.observer`.
-    public init(store: QueryStore, cache: QueryCache) {
-        self.store = store
+    /// A writer for `cache`. It does not attach itself: set `cache.observer`.
+    public init(cache: QueryCache) {
         self.cache = cache
     }
 
-    /// The number of keys waiting for the next flush.
+    /// The number of keys waiting for the next batch.
     public var pendingCount: Int { pending.count }
 
     /// Records that the query's data changed.
@@ -45,27 +48,43 @@ public final class PersistenceWriter: QueryCacheObserver {
         if wasEmpty { onFirstChange?() }
     }
 
-    /// Writes every pending key's current state in one transaction and returns how many changes
-    /// were written. On failure nothing is written and the keys stay pending.
-    @discardableResult
-    public func flush() throws(PersistenceError) -> Int {
-        guard !pending.isEmpty else { return 0 }
-        var batch: [StoreChange] = []
-        batch.reserveCapacity(pending.count)
-        for key in pending {
-            if let state = cache.persistedState(of: key) {
-                batch.append(
-                    .upsert(
-                        StoredQuery(
-                            key: key, data: state.data, dataUpdatedAt: state.dataUpdatedAt,
-                            dataUpdateCount: state.dataUpdateCount)))
-            } else {
-                batch.append(.delete(key))
-            }
+    /// Takes up to `limit` pending keys and reads their rows from the cache now.
+    public func takeBatch(limit: Int = .max) -> PersistenceBatch {
+        let keys: [QueryKey]
+        if limit >= pending.count {
+            keys = Array(pending)
+            pending.removeAll(keepingCapacity: true)
+        } else {
+            keys = Array(pending.prefix(limit))
+            for key in keys { pending.remove(key) }
         }
-        try store.write(batch: batch)
-        pending.removeAll(keepingCapacity: true)
-        writtenCount += batch.count
-        return batch.count
+        let rows = keys.map { key in
+            let keyText = key.withCanonicalBytes { Array($0) }
+            guard let stored = cache.persistedEncoding(of: key) else { return StoreRow(keyText: keyText, data: nil) }
+            return StoreRow(
+                keyText: keyText, data: stored.data, dataUpdatedAt: stored.dataUpdatedAt,
+                dataUpdateCount: Int64(stored.dataUpdateCount))
+        }
+        return PersistenceBatch(keys: keys, rows: rows)
+    }
+
+    /// Marks the keys of a batch that was not written as pending again (without `onFirstChange`:
+    /// the owner that failed to write schedules its own retry).
+    public func putBack(_ keys: [QueryKey]) {
+        pending.formUnion(keys)
+    }
+
+    /// Writes every pending key's current state to `store` in one transaction, on this thread,
+    /// and returns how many rows were written. On failure nothing is written and the keys stay pending.
+    @discardableResult
+    public func flush(into store: QueryStore) throws(PersistenceError) -> Int {
+        let batch = takeBatch()
+        do {
+            try store.write(rows: batch.rows)
+        } catch {
+            putBack(batch.keys)
+            throw error
+        }
+        return batch.rows.count
     }
 }

@@ -28,20 +28,22 @@ public struct RestoreReport: Sendable, Equatable {
 extension QueryCache {
     /// Restores every entry of `store` that is at most `maxAge` ms old (nil: any age) and was
     /// written under `buster`, at the cache's current time, with `restore(key:data:...)`'s rules.
+    /// Entries are hydrated one by one as they are read, into the compact (encoded) layout.
     public func restore(from store: QueryStore, maxAge: Int64?, buster: String, maxDepth: Int = 512)
         throws(PersistenceError) -> RestoreReport
     {
-        let found = try store.restore(maxAge: maxAge, buster: buster, now: scheduler.clock.now, maxDepth: maxDepth)
         var restored = 0
-        for entry in found.entries
-        where restore(
-            key: entry.key, data: entry.data, dataUpdatedAt: entry.dataUpdatedAt,
-            dataUpdateCount: entry.dataUpdateCount)
-        {
-            restored += 1
+        let counts = try store.restore(maxAge: maxAge, buster: buster, now: scheduler.clock.now, maxDepth: maxDepth) {
+            entry in
+            if restore(
+                key: entry.key, data: entry.data, dataUpdatedAt: entry.dataUpdatedAt,
+                dataUpdateCount: entry.dataUpdateCount)
+            {
+                restored += 1
+            }
         }
         return RestoreReport(
-            read: found.entries.count, restored: restored, expired: found.expired, unreadable: found.unreadable,
-            wipeReason: found.wipeReason)
+            read: counts.read, restored: restored, expired: counts.expired, unreadable: counts.unreadable,
+            wipeReason: counts.wipeReason)
     }
 }

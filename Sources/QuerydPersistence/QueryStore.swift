@@ -18,6 +18,13 @@ public final class QueryStore {
     /// The layout version written by this build; any other version is discarded at open.
     public static let schemaVersion = "1"
 
+    /// Page cache for writing (negative: KiB): up to 32 MiB, so a large batch does not spill pages
+    /// mid-transaction.
+    private static let writeCacheKiB = -32768
+    /// Page cache while restoring: the rows are read once, in order; a large cache would only leave
+    /// freed memory scattered between the restored queries.
+    private static let restoreCacheKiB = -1024
+
     /// The file's path.
     public let path: String
     private let database: SQLiteDatabase
@@ -43,7 +50,7 @@ public final class QueryStore {
             deleteStatement = try database.prepare("DELETE FROM queries WHERE key = ?1")
         } catch {
             close()
-            throw error
+            throw explainCorruption(error)
         }
     }
 
@@ -67,8 +74,7 @@ public final class QueryStore {
                 throw PersistenceError("\(path): cannot switch the journal to WAL mode")
             }
             try database.execute("PRAGMA synchronous = NORMAL")
-            // Up to 32 MiB of page cache, so a large batch does not spill pages mid-transaction.
-            try database.execute("PRAGMA cache_size = -32768")
+            try database.execute("PRAGMA cache_size = \(Self.writeCacheKiB)")
         } catch {
             throw Self.explainBusy(error, path: path)
         }
@@ -138,6 +144,27 @@ public final class QueryStore {
         try statement.run()
     }
 
+    /// The cache epoch kept in the store: the stored one, or `fresh` (stored now) on first use.
+    public func epoch(creating fresh: String) throws(PersistenceError) -> String {
+        if let stored = try metaValue("epoch") { return stored }
+        try setMeta("epoch", fresh)
+        return fresh
+    }
+
+    /// With `true`, every commit is synced to the disk before it returns (`synchronous = FULL`:
+    /// durable across a power loss); with `false` (the default, `NORMAL`), a commit survives a
+    /// process crash and only a power loss can take back the last ones.
+    public func setSyncEveryCommit(_ sync: Bool) throws(PersistenceError) {
+        try database.execute(sync ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+    }
+
+    /// A corruption error reworded to name the file; other errors as they are.
+    private func explainCorruption(_ error: PersistenceError) -> PersistenceError {
+        guard error.isCorruption else { return error }
+        return PersistenceError(
+            "\(path) is damaged or not a SQLite database (\(error.message))", code: error.code)
+    }
+
     private static func explainBusy(_ error: PersistenceError, path: String) -> PersistenceError {
         guard error.code & 0xff == SQLITE_BUSY || error.code & 0xff == SQLITE_LOCKED else { return error }
         return PersistenceError("\(path) is in use by another process", code: error.code)
@@ -145,54 +172,67 @@ public final class QueryStore {
 
     // MARK: - Reading and writing
 
-    /// Reads every entry to hydrate, in one transaction. A store written with a different `buster`
+    /// Reads every entry to hydrate, in one transaction, handing each to `each` as it is read (so
+    /// no parsed copy of the whole store is ever held). A store written with a different `buster`
     /// is emptied first (and takes the new buster); entries whose data is older than `maxAge`
     /// milliseconds at `now` (nil: no limit) and rows that cannot be parsed are dropped and deleted.
-    /// JSON deeper than `maxDepth` counts as unreadable.
-    public func restore(maxAge: Int64?, buster: String, now: Int64, maxDepth: Int = 512) throws(PersistenceError)
-        -> RestoredQueries
-    {
+    /// JSON deeper than `maxDepth` counts as unreadable. An entry written "in the future" (a clock
+    /// that went back since) comes back as written at `now`.
+    /// - Throws: `PersistenceError` with `isCorruption` when the file turns out damaged while read.
+    public func restore(
+        maxAge: Int64?, buster: String, now: Int64, maxDepth: Int = 512, each: (StoredQuery) -> Void
+    ) throws(PersistenceError) -> RestoreCounts {
         var wipeReason = openWipeReason
         openWipeReason = nil
-        return try database.transaction { () throws(PersistenceError) -> RestoredQueries in
-            let storedBuster = try metaValue("buster") ?? ""
-            if storedBuster != buster {
-                try database.execute("DELETE FROM queries")
-                try setMeta("buster", buster)
-                wipeReason = wipeReason ?? "buster \"\(storedBuster)\" replaced by \"\(buster)\""
-            }
-            var expired = 0
-            if let maxAge {
-                let (cutoff, overflow) = now.subtractingReportingOverflow(max(0, maxAge))
-                let delete = try database.prepare("DELETE FROM queries WHERE data_updated_at < ?1")
-                defer { delete.finalize() }
-                try delete.bind(1, integer: overflow ? Int64.min : cutoff)
-                try delete.run()
-                expired = database.changes
-            }
-            var entries: [StoredQuery] = []
-            var unreadableKeys: [[UInt8]] = []
-            let select = try database.prepare(
-                "SELECT key, data, data_updated_at, data_update_count FROM queries ORDER BY key")
-            defer { select.finalize() }
-            while try select.step() {
-                let keyText = select.bytes(at: 0)
-                if let entry = Self.parse(
-                    key: keyText, data: select.bytes(at: 1), dataUpdatedAt: select.integer(at: 2),
-                    dataUpdateCount: select.integer(at: 3), maxDepth: maxDepth)
-                {
-                    entries.append(entry)
-                } else {
-                    unreadableKeys.append(keyText)
+        do {
+            try database.execute("PRAGMA cache_size = \(Self.restoreCacheKiB)")
+            defer { try? database.execute("PRAGMA cache_size = \(Self.writeCacheKiB)") }
+            return try database.transaction { () throws(PersistenceError) -> RestoreCounts in
+                let storedBuster = try metaValue("buster") ?? ""
+                if storedBuster != buster {
+                    try database.execute("DELETE FROM queries")
+                    try setMeta("buster", buster)
+                    wipeReason = wipeReason ?? "buster \"\(storedBuster)\" replaced by \"\(buster)\""
                 }
+                let expired = try deleteExpired(maxAge: maxAge, now: now)
+                var unreadableKeys: [[UInt8]] = []
+                let select = try database.prepare(
+                    "SELECT key, data, data_updated_at, data_update_count FROM queries ORDER BY key")
+                defer { select.finalize() }
+                var read = 0
+                while try select.step() {
+                    let keyText = select.bytes(at: 0)
+                    if let entry = Self.parse(
+                        key: keyText, data: select.bytes(at: 1), dataUpdatedAt: min(select.integer(at: 2), now),
+                        dataUpdateCount: select.integer(at: 3), maxDepth: maxDepth)
+                    {
+                        read += 1
+                        each(entry)
+                    } else {
+                        unreadableKeys.append(keyText)
+                    }
+                }
+                select.reset()
+                for keyText in unreadableKeys {
+                    try deleteRow(keyText: keyText)
+                }
+                return RestoreCounts(
+                    read: read, expired: expired, unreadable: unreadableKeys.count, wipeReason: wipeReason)
             }
-            select.reset()
-            for keyText in unreadableKeys {
-                try deleteRow(keyText: keyText)
-            }
-            return RestoredQueries(
-                entries: entries, expired: expired, unreadable: unreadableKeys.count, wipeReason: wipeReason)
+        } catch {
+            throw explainCorruption(error)
         }
+    }
+
+    /// Deletes the entries older than `maxAge` ms at `now` (nil: none) and returns how many.
+    private func deleteExpired(maxAge: Int64?, now: Int64) throws(PersistenceError) -> Int {
+        guard let maxAge else { return 0 }
+        let (cutoff, overflow) = now.subtractingReportingOverflow(max(0, maxAge))
+        let delete = try database.prepare("DELETE FROM queries WHERE data_updated_at < ?1")
+        defer { delete.finalize() }
+        try delete.bind(1, integer: overflow ? Int64.min : cutoff)
+        try delete.run()
+        return database.changes
     }
 
     private static func parse(
@@ -206,34 +246,34 @@ public final class QueryStore {
             key: queryKey, data: dataValue, dataUpdatedAt: dataUpdatedAt, dataUpdateCount: Int(dataUpdateCount))
     }
 
-    /// Applies every change of `batch` in one transaction: all of them are stored, or (on error)
-    /// none. Keys are stored as their canonical text, data as canonical JSON. Changes are applied
-    /// in key order (the table's order), so a large batch touches each page once.
-    public func write(batch: [StoreChange]) throws(PersistenceError) {
-        guard !batch.isEmpty else { return }
-        let ordered = batch.map { change in
-            switch change {
-            case .upsert(let entry): (keyText: entry.key.jsonValue.encoded, change: change)
-            case .delete(let key): (keyText: key.jsonValue.encoded, change: change)
-            }
-        }.sorted { $0.keyText.lexicographicallyPrecedes($1.keyText) }
+    /// Applies every row of `rows` in one transaction: all of them are stored, or (on error) none.
+    /// Rows are applied in key order (the table's order), so a large batch touches each page once;
+    /// of two rows with the same key the later one wins.
+    public func write(rows: [StoreRow]) throws(PersistenceError) {
+        guard !rows.isEmpty else { return }
+        let ordered = rows.indices.sorted { a, b in
+            let order = rows[a].keyText.lexicographicallyPrecedes(rows[b].keyText)
+            return order || (rows[a].keyText == rows[b].keyText && a < b)
+        }
         try database.transaction { () throws(PersistenceError) in
-            for (keyText, change) in ordered {
-                switch change {
-                case .upsert(let entry): try upsert(entry, keyText: keyText)
-                case .delete: try deleteRow(keyText: keyText)
+            for index in ordered {
+                let row = rows[index]
+                if let data = row.data {
+                    try upsert(row, data: data)
+                } else {
+                    try deleteRow(keyText: row.keyText)
                 }
             }
         }
     }
 
-    private func upsert(_ entry: StoredQuery, keyText: [UInt8]) throws(PersistenceError) {
+    private func upsert(_ row: StoreRow, data: [UInt8]) throws(PersistenceError) {
         guard let statement = upsertStatement else { throw PersistenceError("the store \(path) is closed") }
         defer { statement.reset() }
-        try statement.bind(1, text: keyText)
-        try statement.bind(2, text: entry.data.encoded)
-        try statement.bind(3, integer: entry.dataUpdatedAt)
-        try statement.bind(4, integer: Int64(entry.dataUpdateCount))
+        try statement.bind(1, text: row.keyText)
+        try statement.bind(2, text: data)
+        try statement.bind(3, integer: row.dataUpdatedAt)
+        try statement.bind(4, integer: row.dataUpdateCount)
         try statement.run()
     }
 

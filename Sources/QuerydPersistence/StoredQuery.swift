@@ -1,4 +1,4 @@
-// What the store keeps of one query, and the changes a batch write applies.
+// What the store keeps of one query, what a restore found, and the rows a batch write applies.
 
 public import QuerydCore
 public import QuerydJSON
@@ -23,30 +23,36 @@ public struct StoredQuery: Sendable, Equatable {
     }
 }
 
-/// One change of a batch written by `QueryStore.write(batch:)`.
-public enum StoreChange: Sendable, Equatable {
-    /// Insert the entry, or replace the one with the same key.
-    case upsert(StoredQuery)
-    /// Remove the entry for the key (nothing happens when there is none).
-    case delete(QueryKey)
-}
-
-/// What `QueryStore.restore(maxAge:buster:now:)` found.
-public struct RestoredQueries: Sendable, Equatable {
-    /// The entries to hydrate, ordered by key text.
-    public var entries: [StoredQuery]
+/// What `QueryStore.restore(maxAge:buster:now:maxDepth:each:)` did besides handing out entries.
+public struct RestoreCounts: Sendable, Equatable {
+    /// Entries handed out.
+    public var read: Int
     /// Entries dropped (and deleted) because their data was older than the maximum age.
     public var expired: Int
     /// Rows dropped (and deleted) because their key or data could not be parsed.
     public var unreadable: Int
-    /// Why the whole store was emptied before reading, if it was (a different buster).
+    /// Why the whole store was emptied before reading, if it was (a different buster or schema).
     public var wipeReason: String?
+}
 
-    /// Creates a report.
-    public init(entries: [StoredQuery], expired: Int, unreadable: Int, wipeReason: String?) {
-        self.entries = entries
-        self.expired = expired
-        self.unreadable = unreadable
-        self.wipeReason = wipeReason
+/// One change as the store writes it: the key's canonical JSON text and either the data's canonical
+/// JSON text with its update time and count (upsert) or nothing (delete). Plain bytes, so the loop
+/// can hand a batch of them to the store's writer thread.
+public struct StoreRow: Sendable, Equatable {
+    /// The key's canonical JSON text.
+    public var keyText: [UInt8]
+    /// The data's canonical JSON text; nil deletes the key's row.
+    public var data: [UInt8]?
+    /// When the data was written, in milliseconds since the Unix epoch.
+    public var dataUpdatedAt: Int64
+    /// How many successful updates the query had when it was written.
+    public var dataUpdateCount: Int64
+
+    /// A row to upsert (with `data`) or delete (without).
+    public init(keyText: [UInt8], data: [UInt8]?, dataUpdatedAt: Int64 = 0, dataUpdateCount: Int64 = 0) {
+        self.keyText = keyText
+        self.data = data
+        self.dataUpdatedAt = dataUpdatedAt
+        self.dataUpdateCount = dataUpdateCount
     }
 }

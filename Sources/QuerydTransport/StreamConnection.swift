@@ -40,12 +40,12 @@ public final class StreamConnection: LoopHandleOwner {
         pipe.deallocate()
     }
 
-    /// Accepts a pending connection from a listening stream. On failure the new handle is already closing.
-    static func accept(
-        from server: UnsafeMutablePointer<uv_stream_t>, loop: EventLoop
-    ) -> Result<StreamConnection, TransportError> {
+    /// Wraps an accepted socket descriptor (non-blocking). On failure the descriptor is closed and the new handle
+    /// is already closing.
+    static func adopt(_ descriptor: Int32, loop: EventLoop) -> Result<StreamConnection, TransportError> {
         let connection = StreamConnection(loop: loop)
-        if let failure = uvFailure(uv_accept(server, asStream(connection.pipe)), "accept") {
+        if let failure = uvFailure(uv_pipe_open(connection.pipe, descriptor), "uv_pipe_open") {
+            Glibc.close(descriptor)
             connection.close(reason: failure)
             return .failure(failure)
         }

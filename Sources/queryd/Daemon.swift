@@ -16,7 +16,7 @@ import QuerydTransport
 final class Daemon {
     let loop: EventLoop
     let server: Server
-    private let listener: UnixListener
+    private var listener: UnixListener?
     private let timer: LoopTimer
     let logger: Logger
     let configuration: ServerConfiguration
@@ -26,10 +26,16 @@ final class Daemon {
     /// The bridges whose reading is stopped (backpressure), by connection id.
     private var pausedBridges: [Int: ConnectionBridge] = [:]
     private var stopping = false
+    /// `--persist`, once started; in `always` mode it holds output until its writes are durable.
+    var persistence: DaemonPersistence?
+    /// The bridges holding output until a batch is durable (`--persist-sync always`), by connection id.
+    private var holdingBridges: [Int: ConnectionBridge] = [:]
+    private var acceptErrors = RateLimitedLog()
+    private var refusals = RateLimitedLog()
 
-    init(
-        configuration: ServerConfiguration, socketPath: String, logger: Logger, access: PeerAccess, log: LogFile
-    ) throws {
+    /// Sets up the loop, the server and the signal handling; nothing is bound until `listen(on:)`,
+    /// and a SIGINT or SIGTERM that arrives from here on is a clean shutdown.
+    init(configuration: ServerConfiguration, logger: Logger, access: PeerAccess, log: LogFile) throws {
         EventLoop.ignoreSIGPIPE()
         // A parent may have started us with these blocked (threads of test runners do); the
         // daemon must see them to shut down cleanly.
@@ -46,10 +52,7 @@ final class Daemon {
         loop = try EventLoop()
         let clock: any CacheClock = configuration.manualClock ? ManualClock() : LoopClock(loop: loop)
         server = Server(configuration: configuration, clock: clock, logger: logger)
-        listener = try UnixListener(loop: loop, path: socketPath)
         timer = LoopTimer(loop: loop)
-        listener.onAccept = { [unowned self] connection in accept(connection) }
-        listener.onError = { [logger] error in logger.warning("accept failed: \(error)") }
         loop.onBeforeSleep { [unowned self] in beforeSleep() }
         for signal in [SIGINT, SIGTERM] {
             if let error = loop.onSignal(signal, { [unowned self] in beginShutdown() }) {
@@ -59,7 +62,51 @@ final class Daemon {
         if let error = loop.onSignal(SIGHUP, { [unowned self] in reopenLog() }) {
             logger.warning("cannot watch signal \(SIGHUP): \(error)")
         }
+    }
+
+    /// Binds the socket and starts accepting connections.
+    func listen(on socketPath: String) throws {
+        let listener = try UnixListener(loop: loop, path: socketPath)
+        listener.onAccept = { [unowned self] connection in accept(connection) }
+        listener.onError = { [unowned self] error in
+            let (allowed, suppressed) = acceptErrors.allow(now: loop.nowMilliseconds)
+            guard allowed else { return }
+            logger.warning("accept failed: \(error)\(suppressed > 0 ? " (and \(suppressed) more since)" : "")")
+        }
+        listener.overflowLine = tooManyConnectionsLine
+        listener.onOverflow = { [unowned self] error in
+            let (allowed, suppressed) = refusals.allow(now: loop.nowMilliseconds)
+            guard allowed else { return }
+            logger.warning(
+                """
+                refused a connection: out of file descriptors (\(error))\
+                \(suppressed > 0 ? " (\(suppressed) more refusals since the last one logged)" : "")
+                """)
+        }
+        self.listener = listener
         logger.info("queryd listening on \(socketPath)")
+    }
+
+    /// Starts `--persist` (see `DaemonPersistence`); call before `listen(on:)`.
+    func startPersistence(_ settings: PersistenceSettings, epoch: String) throws {
+        let persistence = try DaemonPersistence(
+            settings: settings, cache: server.cache, loop: loop, maxDepth: configuration.maxDepth,
+            epoch: epoch, logger: logger)
+        persistence.onDurable = { [unowned self] sequence in releaseHeldOutput(upTo: sequence) }
+        self.persistence = persistence
+    }
+
+    /// `always` mode: the batch the output produced now must wait for, if any.
+    fileprivate var outputTicket: UInt64? { persistence?.outputTicket }
+
+    fileprivate func holdsOutput(_ bridge: ConnectionBridge) {
+        holdingBridges[bridge.connection.id] = bridge
+    }
+
+    private func releaseHeldOutput(upTo sequence: UInt64) {
+        for (id, bridge) in holdingBridges where bridge.releaseHeldOutput(upTo: sequence) {
+            holdingBridges[id] = nil
+        }
     }
 
     /// Serves until SIGINT or SIGTERM, then returns once connections are drained.
@@ -79,15 +126,16 @@ final class Daemon {
             return
         }
         if bridges.count >= configuration.maxConnections {
-            var line: [UInt8] = []
-            let error = RPCError(
-                .limitExceeded, "Too many connections",
-                data: ["limit": "max-connections", "max": .number(JSONNumber(configuration.maxConnections))])
-            RPCWriter.error(id: nil, error: error, to: &line)
-            line.append(UInt8(ascii: "\n"))
-            connection.write(line)
+            connection.write(tooManyConnectionsLine)
             connection.closeAfterWrites()
-            logger.warning("refused a connection: \(configuration.maxConnections) connections already open")
+            let (allowed, suppressed) = refusals.allow(now: loop.nowMilliseconds)
+            if allowed {
+                logger.warning(
+                    """
+                    refused a connection: \(configuration.maxConnections) connections already open\
+                    \(suppressed > 0 ? " (\(suppressed) more refusals since the last one logged)" : "")
+                    """)
+            }
             return
         }
         let bridge = ConnectionBridge(connection: connection, daemon: self)
@@ -95,10 +143,22 @@ final class Daemon {
         bridge.onClose = { [unowned self] in
             bridges[connection.id] = nil
             pausedBridges[connection.id] = nil
+            holdingBridges[connection.id] = nil
         }
         bridges[connection.id] = bridge
         logger.info("connection \(connection.id) opened by pid \(peer.pid) uid \(peer.uid) gid \(peer.gid)")
         connection.startReading()
+    }
+
+    /// The -32006 line (with its newline) of a connection refused for the connection limit.
+    private var tooManyConnectionsLine: [UInt8] {
+        var line: [UInt8] = []
+        let error = RPCError(
+            .limitExceeded, "Too many connections",
+            data: ["limit": "max-connections", "max": .number(JSONNumber(configuration.maxConnections))])
+        RPCWriter.error(id: nil, error: error, to: &line)
+        line.append(UInt8(ascii: "\n"))
+        return line
     }
 
     /// Writes one -32008 line to a peer whose uid is not admitted, logs it, and closes.
@@ -160,6 +220,7 @@ final class Daemon {
     private func beforeSleep() {
         if !configuration.manualClock { server.runDueTimers() }
         server.flush()
+        persistence?.endOfTurn()
         applyBackpressure()
         if stopping {
             if bridges.isEmpty { loop.stop() }
@@ -181,7 +242,7 @@ final class Daemon {
         guard !stopping else { return }
         stopping = true
         logger.info("shutting down")
-        listener.close(unlinkSocket: true)
+        listener?.close(unlinkSocket: true)
         server.shutdown()
         timer.schedule(afterMilliseconds: 5000) { [unowned self] in
             logger.warning("connections did not close within 5 s; stopping anyway")
@@ -197,12 +258,20 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
     var onClose: (() -> Void)?
     /// Reading is stopped until the peer takes its output.
     var isPaused = false
+    /// Output waiting for a persistence batch to be durable (`--persist-sync always`), in order,
+    /// each with the sequence number of the batch it waits for.
+    private var held: [(ticket: UInt64, bytes: [UInt8])] = []
+    private var heldBytes = 0
+    private var closeWhenReleased = false
+    /// `--persist-sync always`: output may have to wait (fixed at the start, before any connection).
+    private let waitsForDurability: Bool
     /// Decides backpressure; owns this bridge (in its table of connections) until the close.
     private unowned let daemon: Daemon
 
     init(connection: StreamConnection, daemon: Daemon) {
         self.connection = connection
         self.daemon = daemon
+        waitsForDurability = daemon.persistence?.holdsOutput ?? false
         connection.delegate = self
     }
 
@@ -224,14 +293,38 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
     }
 
     func write(_ bytes: [UInt8]) {
+        // Output waits for the batch holding the writes made so far, and always behind held output.
+        if waitsForDurability, let ticket = daemon.outputTicket ?? held.last?.ticket {
+            held.append((ticket, bytes))
+            heldBytes += bytes.count
+            daemon.holdsOutput(self)
+            return
+        }
         connection.write(bytes)
     }
 
-    func closeAfterWrites() {
-        connection.closeAfterWrites()
+    /// Writes the held output whose batch is durable; returns whether nothing is held any more.
+    func releaseHeldOutput(upTo sequence: UInt64) -> Bool {
+        var released = 0
+        while released < held.count, held[released].ticket <= sequence {
+            connection.write(held[released].bytes)
+            heldBytes -= held[released].bytes.count
+            released += 1
+        }
+        held.removeFirst(released)
+        if held.isEmpty, closeWhenReleased { connection.closeAfterWrites() }
+        return held.isEmpty
     }
 
-    var queuedWriteBytes: Int { connection.isClosed ? 0 : connection.writeQueueSize }
+    func closeAfterWrites() {
+        if held.isEmpty {
+            connection.closeAfterWrites()
+        } else {
+            closeWhenReleased = true
+        }
+    }
+
+    var queuedWriteBytes: Int { connection.isClosed ? 0 : connection.writeQueueSize + heldBytes }
 
     func didFlush(pendingOutputBytes: Int) {
         daemon.checkBackpressure(self, backlog: pendingOutputBytes)

@@ -75,6 +75,16 @@ struct ServeCommand: ParsableCommand {
             """)
     var attemptTimeoutMs: Int64 = 60_000
 
+    @Option(
+        help: """
+            When a change is durable: interval (written within --persist-flush-ms) or always (a write \
+            is answered once it is synced to the --persist file).
+            """)
+    var persistSync = PersistSync.interval
+
+    @Flag(help: "Move a damaged --persist file (and its -wal, -shm) aside with a timestamped name and start empty.")
+    var persistRecover = false
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -108,7 +118,7 @@ struct ServeCommand: ParsableCommand {
         }
         var configuration = ServerConfiguration()
         configuration.maxMessageBytes = maxMessageBytes
-        configuration.maxConnections = maxConnections
+        configuration.maxConnections = DescriptorBudget.fit(connections: maxConnections, logger: logger)
         configuration.maxDepth = maxDepth
         configuration.maxSubscriptionsPerConnection = maxSubscriptionsPerConnection
         configuration.maxRegistrationsPerConnection = maxRegistrationsPerConnection
@@ -118,13 +128,22 @@ struct ServeCommand: ParsableCommand {
         configuration.manualClock = manualClock
         configuration.testMethods = testMethods
         configuration.attemptTimeoutMs = attemptTimeoutMs > 0 ? attemptTimeoutMs : nil
-        let persistence = try persistenceSettings().map { try DaemonPersistence(opening: $0, logger: logger) }
+        let persistence = try persistenceSettings()
+        // The cache epoch: kept in the --persist file across restarts, else new for this run. Once
+        // the server configuration has protocol 2's `epoch` (random by default), it takes part here:
+        // `creating: configuration.epoch`, then `if let epoch { configuration.epoch = epoch }`.
+        let epoch = persistence.map { DaemonPersistence.keptEpoch(in: $0, creating: Self.freshEpoch()) }
         let daemon = try Daemon(
-            configuration: configuration, socketPath: path, logger: logger,
+            configuration: configuration, logger: logger,
             access: PeerAccess(owner: getuid(), allowed: Set(allowUIDs)), log: log)
-        if let persistence { try daemon.startPersistence(persistence) }
+        // The data is back before the socket accepts: no client sees a half-restored cache.
+        if let persistence, let epoch {
+            try daemon.startPersistence(persistence, epoch: epoch)
+            logger.info("persistence: cache epoch \(epoch)")
+        }
+        try daemon.listen(on: path)
         daemon.run()
-        try persistence?.finish()
+        try daemon.persistence?.finish()
     }
 
     /// Why the socket's directory is unsafe, if it is: it must be a directory owned by this user
@@ -146,6 +165,13 @@ struct ServeCommand: ParsableCommand {
             return "the socket directory \(path) is writable by other users; choose a private directory (mode 0700)"
         }
         return nil
+    }
+
+    /// A new random cache epoch: 16 hex digits.
+    static func freshEpoch() -> String {
+        let value = UInt64.random(in: 0...UInt64.max)
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     private static func environment() -> [String: String] {

@@ -91,7 +91,7 @@ struct CacheRestoreTests {
         let recording = RecordingCache()
         _ = try recording.cache.set(key: key(#"["b"]"#), .data("fresh"), updatedAt: nil)
         let store = try QueryStore(path: path)
-        let writer = PersistenceWriter(store: store, cache: recording.cache)
+        let writer = PersistenceWriter(cache: recording.cache)
         recording.cache.observer = writer
         let report = try recording.cache.restore(from: store, maxAge: 1000, buster: "b")
         #expect(report == RestoreReport(read: 2, restored: 1, expired: 1, unreadable: 0, wipeReason: nil))

@@ -19,7 +19,7 @@ struct PersistenceWriterTests {
         init() throws {
             store = try QueryStore(path: directory.file("cache.db"))
             _ = try store.restore(maxAge: nil, buster: "", now: start)
-            writer = PersistenceWriter(store: store, cache: recording.cache)
+            writer = PersistenceWriter(cache: recording.cache)
             recording.cache.observer = writer
             writer.onFirstChange = { [unowned self] in firstChangeCalls += 1 }
         }
@@ -41,15 +41,14 @@ struct PersistenceWriterTests {
         #expect(fixture.firstChangeCalls == 1)
         #expect(fixture.writer.pendingCount == 2)
         #expect(try fixture.stored() == [])
-        #expect(try fixture.writer.flush() == 2)
+        #expect(try fixture.writer.flush(into: fixture.store) == 2)
         #expect(fixture.writer.pendingCount == 0)
-        #expect(fixture.writer.writtenCount == 2)
         #expect(
             try fixture.stored() == [
                 entry(#"["a"]"#, #"{"k":true}"#, at: start + 10, count: 2), entry(#"["b"]"#, #""x""#, at: start - 5),
             ])
         // Nothing pending: a flush writes nothing, and the next change asks for a flush again.
-        #expect(try fixture.writer.flush() == 0)
+        #expect(try fixture.writer.flush(into: fixture.store) == 0)
         _ = try fixture.cache.set(key: key(#"["c"]"#), .data(nil), updatedAt: nil)
         #expect(fixture.firstChangeCalls == 2)
     }
@@ -59,17 +58,17 @@ struct PersistenceWriterTests {
         let fixture = try Fixture()
         _ = try fixture.cache.set(key: key(#"["keep"]"#), .data(1), updatedAt: nil)
         _ = try fixture.cache.set(key: key(#"["gone",1]"#), .data(2), updatedAt: nil)
-        try fixture.writer.flush()
+        try fixture.writer.flush(into: fixture.store)
         #expect(fixture.cache.removeQueries(try QueryFilter(json: json(#"{"key":["gone"]}"#))) == 1)
         #expect(fixture.writer.pendingCount == 1)
-        #expect(try fixture.writer.flush() == 1)
+        #expect(try fixture.writer.flush(into: fixture.store) == 1)
         #expect(try fixture.stored() == [entry(#"["keep"]"#, "1", at: start)])
         // The default gcTime (5 min) collects the unused query; the store follows.
         fixture.recording.advance(by: 299_999)
         #expect(fixture.writer.pendingCount == 0)
         fixture.recording.advance(by: 1)
         #expect(fixture.cache.query(key(#"["keep"]"#)) == nil)
-        #expect(try fixture.writer.flush() == 1)
+        #expect(try fixture.writer.flush(into: fixture.store) == 1)
         #expect(try fixture.stored() == [])
     }
 
@@ -77,10 +76,10 @@ struct PersistenceWriterTests {
     func removedThenRewritten() throws {
         let fixture = try Fixture()
         _ = try fixture.cache.set(key: key(#"["k"]"#), .data(1), updatedAt: nil)
-        try fixture.writer.flush()
+        try fixture.writer.flush(into: fixture.store)
         _ = fixture.cache.removeQueries(try QueryFilter(json: json(#"{"key":["k"]}"#)))
         _ = try fixture.cache.set(key: key(#"["k"]"#), .data(2), updatedAt: nil)
-        #expect(try fixture.writer.flush() == 1)
+        #expect(try fixture.writer.flush(into: fixture.store) == 1)
         #expect(try fixture.stored() == [entry(#"["k"]"#, "2", at: start)])
     }
 
@@ -91,19 +90,16 @@ struct PersistenceWriterTests {
         let path = directory.file("cache.db")
         let store = try QueryStore(path: path)
         _ = try store.restore(maxAge: nil, buster: "", now: start)
-        let writer = PersistenceWriter(store: store, cache: recording.cache)
+        let writer = PersistenceWriter(cache: recording.cache)
         recording.cache.observer = writer
         _ = try recording.cache.set(key: key(#"["a"]"#), .data(1), updatedAt: nil)
         store.close()
-        #expect(throws: PersistenceError.self) { try writer.flush() }
+        #expect(throws: PersistenceError.self) { try writer.flush(into: store) }
         #expect(writer.pendingCount == 1)
-        #expect(writer.writtenCount == 0)
         let reopened = try QueryStore(path: path)
         #expect(try reopened.count() == 0)
-        let retrying = PersistenceWriter(store: reopened, cache: recording.cache)
-        recording.cache.observer = retrying
         _ = try recording.cache.set(key: key(#"["a"]"#), .data(3), updatedAt: nil)
-        #expect(try retrying.flush() == 1)
+        #expect(try writer.flush(into: reopened) == 1)
         #expect(
             try reopened.restore(maxAge: nil, buster: "", now: start).entries == [
                 entry(#"["a"]"#, "3", at: start, count: 2)

@@ -101,3 +101,46 @@ func rawWriteFile(_ path: String, _ text: String) {
     precondition(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count, "short write")
     close(fd)
 }
+
+/// One change of a batch written by `QueryStore.write(batch:)` (tests write entries, the daemon rows).
+enum StoreChange {
+    /// Insert the entry, or replace the one with the same key.
+    case upsert(StoredQuery)
+    /// Remove the entry for the key (nothing happens when there is none).
+    case delete(QueryKey)
+}
+
+/// What `QueryStore.restore(maxAge:buster:now:)` found, collected.
+struct RestoredQueries: Equatable {
+    /// The entries to hydrate, ordered by key text.
+    var entries: [StoredQuery]
+    var expired: Int
+    var unreadable: Int
+    var wipeReason: String?
+}
+
+extension QueryStore {
+    /// Applies the changes in one transaction, as `write(rows:)`.
+    func write(batch: [StoreChange]) throws(PersistenceError) {
+        try write(
+            rows: batch.map { change in
+                switch change {
+                case .upsert(let entry):
+                    StoreRow(
+                        keyText: entry.key.jsonValue.encoded, data: entry.data.encoded,
+                        dataUpdatedAt: entry.dataUpdatedAt, dataUpdateCount: Int64(entry.dataUpdateCount))
+                case .delete(let key): StoreRow(keyText: key.jsonValue.encoded, data: nil)
+                }
+            })
+    }
+
+    /// Restores every entry into an array.
+    func restore(maxAge: Int64?, buster: String, now: Int64, maxDepth: Int = 512) throws(PersistenceError)
+        -> RestoredQueries
+    {
+        var entries: [StoredQuery] = []
+        let counts = try restore(maxAge: maxAge, buster: buster, now: now, maxDepth: maxDepth) { entries.append($0) }
+        return RestoredQueries(
+            entries: entries, expired: counts.expired, unreadable: counts.unreadable, wipeReason: counts.wipeReason)
+    }
+}

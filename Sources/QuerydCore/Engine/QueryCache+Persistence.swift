@@ -51,19 +51,17 @@ extension QueryCache {
         }
         publish(query)
         collectWhenUnused(query, restart: false)
+        // Restored data is kept like any unused query's: encoded only, not also parsed.
+        query.dropParsedDataIfUnused()
         return true
     }
 }
 
 extension QueryCache {
-    /// What persistence writes for `key`: the data with its update time and count, or nil when
-    /// the key is not cached or has no data. Reading it does not leave a parsed copy of an unused
-    /// query's data behind.
-    public func persistedState(of key: QueryKey) -> (data: JSONValue, dataUpdatedAt: Int64, dataUpdateCount: Int)? {
-        guard let query = queries[key] else { return nil }
-        let state = query.state
-        query.dropParsedDataIfUnused()
-        guard let data = state.data else { return nil }
-        return (data, state.dataUpdatedAt, state.dataUpdateCount)
+    /// What persistence writes for `key`, as bytes: a copy of the data's canonical encoding with
+    /// its update time and count, or nil when the key is not cached or has no data. Never parses.
+    public func persistedEncoding(of key: QueryKey) -> (data: [UInt8], dataUpdatedAt: Int64, dataUpdateCount: Int)? {
+        guard let query = queries[key], let data = query.encodedData else { return nil }
+        return (data, query.dataUpdatedAt, query.dataUpdateCount)
     }
 }

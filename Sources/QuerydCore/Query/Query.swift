@@ -32,7 +32,7 @@ public final class Query: DeadlineMember, QueryIndexElement {
     /// `query.get` hit, so accesses are not checked for exclusivity.
     @exclusivity(unchecked) var encoded: EncodedBytes?
     private(set) var dataUpdatedAt: Int64 = 0
-    private var dataUpdateCount = 0
+    private(set) var dataUpdateCount = 0
     /// Grows with every state change; sent to clients so they can order what they receive.
     /// Read for every subscription a publish visits; no access to it spans a call that could reach
     /// it again (every write is a single increment or assignment), so accesses are not checked for

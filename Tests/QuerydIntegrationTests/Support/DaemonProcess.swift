@@ -56,11 +56,15 @@ final class DaemonProcess {
 
     /// Starts `queryd serve --socket <socketPath> <flags>` and waits (10 ms polls, at most 10 s)
     /// until the socket accepts a connection.
-    init(flags: [String] = [], socketPath: String = DaemonProcess.temporarySocketPath()) throws {
+    /// With `openFileLimit`, the daemon runs under `sh -c 'ulimit -n <limit>; exec queryd …'`.
+    init(
+        flags: [String] = [], socketPath: String = DaemonProcess.temporarySocketPath(), openFileLimit: Int? = nil
+    ) throws {
         self.socketPath = socketPath
         self.logPath = socketPath.replacingSuffix(".sock", with: ".log")
         self.pid = try DaemonProcess.spawn(
-            arguments: ["serve", "--socket", socketPath] + flags, logPath: logPath)
+            arguments: ["serve", "--socket", socketPath] + flags, logPath: logPath,
+            wrapper: openFileLimit.map { ["/bin/sh", "-c", "ulimit -n \($0) && exec \"$0\" \"$@\""] } ?? [])
         try waitUntilAccepting()
     }
 
@@ -162,7 +166,9 @@ final class DaemonProcess {
         return (ExitStatus(waitStatus: status), readTail(of: logPath, maxBytes: 4000))
     }
 
-    private static func spawn(arguments: [String], logPath: String) throws -> pid_t {
+    /// Starts `queryd <arguments>`, or `<wrapper> queryd <arguments>` (a wrapper command ending where the
+    /// binary's path is its next argument), with stdout and stderr to `logPath`.
+    static func spawn(arguments: [String], logPath: String, wrapper: [String] = []) throws -> pid_t {
         let binary = binaryPath
         guard access(binary, X_OK) == 0 else {
             throw IntegrationError("queryd binary not found at \(binary) (build it or set QUERYD_BIN)")
@@ -186,13 +192,14 @@ final class DaemonProcess {
         for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([binary] + arguments).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = (wrapper + [binary] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        let executable = wrapper.first ?? binary
         var pid: pid_t = 0
         let result = argv.withUnsafeBufferPointer { buffer in
-            posix_spawn(&pid, binary, &actions, &attributes, buffer.baseAddress!, environ)
+            posix_spawn(&pid, executable, &actions, &attributes, buffer.baseAddress!, environ)
         }
-        guard result == 0 else { throw IntegrationError.system("posix_spawn \(binary)", errno: result) }
+        guard result == 0 else { throw IntegrationError.system("posix_spawn \(executable)", errno: result) }
         return pid
     }
 
