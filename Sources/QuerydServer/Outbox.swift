@@ -39,6 +39,9 @@ struct Outbox {
     private var spareLine: [UInt8] = []
     /// Bytes of lines queued (pushes not counted until written).
     private(set) var queuedBytes = 0
+    /// The longest line the connection may be sent (`--max-outbound-bytes`): a push whose line
+    /// would be longer is sent without its data (see `Outbox.dataOmittedPush`).
+    var lineLimit = Int.max
 
     var isEmpty: Bool { entries.isEmpty && (heldPushes?.isEmpty ?? true) }
 
@@ -139,13 +142,20 @@ struct Outbox {
         var size = queuedBytes
         var sized: (view: QueryView, count: Int)?
         var hasMutationPush = false
-        for entry in entries {
-            switch entry {
-            case .push(_, let view):
+        for index in entries.indices {
+            switch entries[index] {
+            case .push(let subscription, let view):
                 if sized?.view !== view {
                     sized = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count)
                 }
-                size += sized!.count + Outbox.pushTailReserve
+                let line = sized!.count + Outbox.pushTailReserve
+                guard line <= lineLimit else {
+                    let omitted = Outbox.dataOmittedPush(view, to: subscription, bytes: line, limit: lineLimit)
+                    size += omitted.count
+                    entries[index] = .bytes(omitted)
+                    continue
+                }
+                size += line
             case .mutationPush:
                 hasMutationPush = true
             case .bytes, .droppedPush:

@@ -101,6 +101,7 @@ public final class Session {
         self.unretainedCache = Unmanaged.passUnretained(server.cache)
         self.transport = transport
         self.framer = LineFramer(maxLineBytes: server.configuration.maxMessageBytes)
+        outbox.lineLimit = server.configuration.maxOutboundBytes
         link.session = self
     }
 

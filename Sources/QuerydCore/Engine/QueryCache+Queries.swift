@@ -68,7 +68,11 @@ extension QueryCache {
 
     /// Writes data (or a merge patch) as a successful update at `updatedAt` (default now); creates
     /// the query if needed. A fetch in flight keeps running, and a cancel reverts to this write.
-    public func set(key: QueryKey, _ write: QueryWrite, updatedAt: Int64?) throws(CacheFailure) -> QueryResult {
+    /// New data whose encoding is longer than `maxDataBytes` is refused with
+    /// `CacheFailure.dataTooLarge`, leaving the query as it was.
+    public func set(
+        key: QueryKey, _ write: QueryWrite, updatedAt: Int64?, maxDataBytes: Int = .max
+    ) throws(CacheFailure) -> QueryResult {
         let resolved = resolve(QueryOptions(), for: key, defaultRetry: 3)
         let query = obtainQuery(key, options: resolved)
         let newData: JSONValue
@@ -85,8 +89,14 @@ extension QueryCache {
             }
             links = pages.links
         }
-        let shared = query.state.data == newData ? query.state.data! : newData
+        let before = query.state
+        let shared = before.data == newData ? before.data! : newData
         query.state.succeeded(data: shared, at: updatedAt ?? now, fetched: false, pageLinks: links)
+        if let bytes = query.encoded?.count, bytes > maxDataBytes {
+            query.state = before
+            collectWhenUnused(query, restart: false)
+            throw .dataTooLarge(bytes: bytes, max: maxDataBytes)
+        }
         observer?.queryDataChanged(query)
         if let run = query.run {
             run.revertState = query.state

@@ -81,8 +81,12 @@ enum QueryMethods {
         }
         let updatedAt = try params.optionalInt("updatedAt").map(Int64.init)
         do {
-            let result = try call.cache.set(key: key, write, updatedAt: updatedAt)
+            let configuration = call.server.configuration
+            let result = try call.cache.set(
+                key: key, write, updatedAt: updatedAt, maxDataBytes: configuration.maxDataBytes)
             call.reply.succeed(writing: { result.write(to: &$0) })
+        } catch  where error.code == CacheFailure.dataTooLargeCode {
+            throw .dataTooLarge(bytes: error.data?["bytes"]?.intValue ?? 0, configuration: call.server.configuration)
         } catch {
             throw RPCError(failure: error)
         }
