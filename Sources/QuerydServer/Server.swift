@@ -132,7 +132,7 @@ public final class Server {
             return
         }
         guard let entry = methods.entry(for: method) else {
-            reply.fail(RPCError(.methodNotFound, data: ["method": .string(method)]))
+            reply.fail(RPCError(.methodNotFound, data: ["method": .string(EchoedText.shortened(method))]))
             return
         }
         do {
