@@ -38,11 +38,9 @@ extension RPCError {
 
 extension ServerConfiguration {
     /// The largest encoded data a query may hold: what leaves room, in a reply or push line of at
-    /// most `maxOutboundBytes`, for the state's other members and the envelope.
-    var maxDataBytes: Int { maxOutboundBytes - ServerConfiguration.stateRoomBytes }
-
-    /// Room kept beside the data in a state line (its other members, the key, the envelope).
-    static let stateRoomBytes = 4096
+    /// most `maxOutboundBytes`, for the state's other members and the envelope (4096 bytes, or
+    /// half the limit when it is below 8192).
+    var maxDataBytes: Int { maxOutboundBytes - min(4096, maxOutboundBytes / 2) }
 }
 
 enum ReplyLimit {
