@@ -4,7 +4,7 @@
 
 extension JSONParseError {
     /// The message of a number outside the IEEE 754 double range.
-    static let outOfRangeMessage = "number out of range (I-JSON limits numbers to IEEE 754 doubles)"
+    public static let outOfRangeMessage = "number out of range (I-JSON limits numbers to IEEE 754 doubles)"
 
     /// Whether the text was refused for a number outside the IEEE 754 double range.
     public var isNumberOutOfRange: Bool { message == Self.outOfRangeMessage }
@@ -24,8 +24,8 @@ extension JSONParser {
         let path = valuePath(at: error.offset, in: bytes)
         var offset = error.offset
         for _ in 0..<limit {
-            // "null" and spaces in place of the number (at least 5 bytes, such as 1e309), so every
-            // other offset stays the same.
+            // "null" and spaces in place of the number (at least 5 bytes, such as 1e309), so the
+            // offsets of everything else stay the same.
             var end = offset + 1
             while end < text.count, isNumberByte(text[end]) { end += 1 }
             guard end - offset >= 4 else { return nil }

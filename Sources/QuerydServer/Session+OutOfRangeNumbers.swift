@@ -16,12 +16,12 @@ extension Session {
             let member = path.first, ["params", "result", "error"].contains(member),
             case .success(let message) = RPCDecoding.decode(value)
         else { return false }
-        let field = path.dropFirst().joined(separator: ".")
-        let reason = "number out of range (beyond an IEEE 754 double, as I-JSON requires)"
+        let reason = JSONParseError.outOfRangeMessage
         switch message {
         case .request(let request):
+            // A request's numbers are all in its params (a request with result or error is invalid).
             let reply = PendingReply(id: request.id, link: link, batch: nil, slot: 0)
-            reply.fail(Params.invalid(member == "params" ? (field.isEmpty ? "params" : field) : member, reason))
+            reply.fail(Params.invalid(path.dropFirst().joined(separator: "."), reason))
         case .notification:
             break
         case .response(let response):

@@ -184,7 +184,7 @@ extension HostileInput {
             24, "a number beyond double range in params is invalid params", .open,
             .line(#"{"jsonrpc":"2.0","id":1,"method":"test.echo","params":[1e999999]}"#),
             replies: [
-                invalidParams("1", "0", "number out of range (beyond an IEEE 754 double, as I-JSON requires)")
+                invalidParams("1", "0", "number out of range (I-JSON limits numbers to IEEE 754 doubles)")
             ]),
         HostileInput(
             25, "a number with a leading zero is a parse error", .open,

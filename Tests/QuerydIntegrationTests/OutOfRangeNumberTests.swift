@@ -19,7 +19,7 @@ struct OutOfRangeNumberTests {
                         "code": -32602, "message": "Invalid params",
                         "data": [
                             "field": "data.a.1",
-                            "reason": "number out of range (beyond an IEEE 754 double, as I-JSON requires)",
+                            "reason": "number out of range (I-JSON limits numbers to IEEE 754 doubles)",
                         ],
                     ],
                 ])
@@ -49,7 +49,7 @@ struct OutOfRangeNumberTests {
                 "error": fetchFailed([
                     "code": -32600, "message": "Malformed response",
                     "data": [
-                        "reason": "number out of range (beyond an IEEE 754 double, as I-JSON requires) at result.data.x"
+                        "reason": "number out of range (I-JSON limits numbers to IEEE 754 doubles) at result.data.x"
                     ],
                 ]),
             ])
