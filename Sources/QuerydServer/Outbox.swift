@@ -142,25 +142,24 @@ struct Outbox {
         var size = queuedBytes
         var sized: (view: QueryView, count: Int)?
         var hasMutationPush = false
-        for index in entries.indices {
-            switch entries[index] {
-            case .push(let subscription, let view):
+        var hasOversizedPush = false
+        for entry in entries {
+            switch entry {
+            case .push(_, let view):
                 if sized?.view !== view {
                     sized = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count)
+                    hasOversizedPush = hasOversizedPush || sized!.count + Outbox.pushTailReserve > lineLimit
                 }
-                let line = sized!.count + Outbox.pushTailReserve
-                guard line <= lineLimit else {
-                    let omitted = Outbox.dataOmittedPush(view, to: subscription, bytes: line, limit: lineLimit)
-                    size += omitted.count
-                    entries[index] = .bytes(omitted)
-                    continue
-                }
-                size += line
+                size += sized!.count + Outbox.pushTailReserve
             case .mutationPush:
                 hasMutationPush = true
             case .bytes, .droppedPush:
                 continue
             }
+        }
+        if hasOversizedPush {
+            omitOversizedData()
+            return take(orEncodeInto: &out)
         }
         // Many pushes are copied into a new array; a few are appended to `out`, whose capacity is
         // kept between flushes (a connection with one subscription then allocates nothing).
@@ -195,6 +194,20 @@ struct Outbox {
         }
         clearAfterTake()
         return nil
+    }
+
+    /// Replaces each push whose line would be longer than `lineLimit` by its line without data
+    /// (`Outbox.dataOmittedPush`), as a queued line.
+    private mutating func omitOversizedData() {
+        for index in entries.indices {
+            guard case .push(let subscription, let view) = entries[index] else { continue }
+            let line =
+                view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count + Outbox.pushTailReserve
+            guard line > lineLimit else { continue }
+            let omitted = Outbox.dataOmittedPush(view, to: subscription, bytes: line, limit: lineLimit)
+            queuedBytes += omitted.count
+            entries[index] = .bytes(omitted)
+        }
     }
 
     /// Empties what `take` wrote (held pushes stay).
