@@ -37,9 +37,9 @@ extension RPCError {
 }
 
 extension ServerConfiguration {
-    /// The largest encoded data a query may hold: what leaves room, in a reply or push line of at
-    /// most `maxOutboundBytes`, for the state's other members and the envelope (4096 bytes, or
-    /// half the limit when it is below 8192).
+    /// The most bytes a query's encoded data and key may take: what leaves room, in a reply or push
+    /// line of at most `maxOutboundBytes`, for the state's other members and the envelope (4096
+    /// bytes, or half the limit when it is below 8192).
     var maxDataBytes: Int { maxOutboundBytes - min(4096, maxOutboundBytes / 2) }
 }
 

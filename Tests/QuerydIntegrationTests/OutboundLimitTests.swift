@@ -33,7 +33,7 @@ struct OutboundLimitTests {
                 "error": [
                     "code": -32006, "message": "Limit exceeded",
                     "data": [
-                        "limit": "max-outbound-bytes", "max": 1_000_000, "bytes": 1_500_002,
+                        "limit": "max-outbound-bytes", "max": 1_000_000, "bytes": 1_500_009,
                         "maxMessageBytes": 4_000_000,
                         "retryable": false, "reason": "$any",
                     ],
@@ -73,32 +73,29 @@ struct OutboundLimitTests {
         #expect(try daemon.stop() == .exited(0))
     }
 
-    @Test func fetchedDataOverTheLimitIsRefusedOnReadAndPushedWithoutData() throws {
+    @Test func fetchedDataOverTheLimitFailsTheFetch() throws {
         let daemon = try DaemonProcess(flags: ["--max-outbound-bytes", "200000"])
         let watcher = try daemon.connect()
-        let subscription = try watcher.result("query.subscribe", ["key": ["big"]]).member("subscription")!
+        _ = try watcher.result("query.subscribe", ["key": ["big"]])
         let fetcher = try daemon.connect()
         let fetcherID = try fetcher.registerFetcher(["big"])
         let client = try daemon.connect()
-        let fetch = try client.sendRequest("query.fetch", ["key": ["big"]])
+        let fetch = try client.sendRequest("query.fetch", ["key": ["big"], "options": ["retry": 0]])
         let request = try fetcher.expectFetch(fetcher: fetcherID, key: ["big"])
         try fetcher.respond(id: request, result: ["data": Self.text(300_000)])
-        expectJSON(try client.awaitResponse(id: fetch), Self.tooLarge(fetch, max: 200_000))
-        // The fast path and the general path of query.get, and query.state, all refuse the same way.
-        for method in ["query.get", "query.state"] {
-            let id = try client.sendRequest(method, ["key": ["big"]])
-            expectJSON(try client.awaitResponse(id: id), Self.tooLarge(id, max: 200_000))
-        }
-        // The subscriber saw the fetch start, then the success without its data.
+        let tooLarge: JSONValue = [
+            "code": -32006, "message": "Limit exceeded",
+            "data": ["limit": "max-outbound-bytes", "bytes": 300_009, "maxDataBytes": 195_904],
+        ]
+        expectJSON(
+            try client.awaitResponse(id: fetch), ["jsonrpc": "2.0", "id": fetch, "error": fetchFailed(tooLarge)])
+        #expect(try client.result("query.get", ["key": ["big"]]) == nil)
+        // The subscriber saw the fetch start, then fail; no line was too long for it.
         let fetching = try watcher.nextNotification(method: "query.changed")
         #expect(fetching.member("params")?.member("state")?.member("fetchStatus") == "fetching")
-        let pushed = try watcher.nextNotification(method: "query.changed")
-        let params = pushed.member("params")
-        #expect(params?.member("subscription") == subscription)
-        #expect(params?.member("state")?.member("status") == "success")
-        #expect(params?.member("state")?.has("data") == false)
-        expectJSON(
-            params?.member("dataOmitted") ?? nil, ["limit": "max-outbound-bytes", "max": 200_000, "bytes": "$number"])
+        let failed = try watcher.nextNotification(method: "query.changed").member("params")?.member("state")
+        #expect(failed?.member("status") == "error")
+        #expect(failed?.member("error") == fetchFailed(tooLarge))
         try watcher.expectHealthy()
         try client.expectHealthy()
         #expect(try daemon.stop() == .exited(0))

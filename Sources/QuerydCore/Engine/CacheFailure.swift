@@ -63,4 +63,15 @@ enum AttemptError {
     static let cancelled: JSONValue = ["code": -32003, "message": "Cancelled"]
     /// TanStack's "data is undefined": a fetch answer must carry data (null is data).
     static let dataUndefined: JSONValue = ["code": -32602, "message": "data is undefined"]
+    /// Fetched data whose encoding (`bytes`) is longer than a query's data may be (`max`, what
+    /// `--max-outbound-bytes` leaves for it).
+    static func dataTooLarge(bytes: Int, max: Int) -> JSONValue {
+        [
+            "code": -32006, "message": "Limit exceeded",
+            "data": [
+                "limit": "max-outbound-bytes", "bytes": .number(JSONNumber(bytes)),
+                "maxDataBytes": .number(JSONNumber(max)),
+            ],
+        ]
+    }
 }

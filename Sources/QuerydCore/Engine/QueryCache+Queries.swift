@@ -68,11 +68,9 @@ extension QueryCache {
 
     /// Writes data (or a merge patch) as a successful update at `updatedAt` (default now); creates
     /// the query if needed. A fetch in flight keeps running, and a cancel reverts to this write.
-    /// New data whose encoding is longer than `maxDataBytes` is refused with
+    /// New data whose encoding (with the key's) is longer than `maxDataBytes` is refused with
     /// `CacheFailure.dataTooLarge`, leaving the query as it was.
-    public func set(
-        key: QueryKey, _ write: QueryWrite, updatedAt: Int64?, maxDataBytes: Int = .max
-    ) throws(CacheFailure) -> QueryResult {
+    public func set(key: QueryKey, _ write: QueryWrite, updatedAt: Int64?) throws(CacheFailure) -> QueryResult {
         let resolved = resolve(QueryOptions(), for: key, defaultRetry: 3)
         let query = obtainQuery(key, options: resolved)
         let newData: JSONValue
@@ -92,7 +90,7 @@ extension QueryCache {
         let before = query.state
         let shared = before.data == newData ? before.data! : newData
         query.state.succeeded(data: shared, at: updatedAt ?? now, fetched: false, pageLinks: links)
-        if let bytes = query.encoded?.count, bytes > maxDataBytes {
+        if let bytes = query.dataAndKeyByteCount, bytes > maxDataBytes {
             query.state = before
             collectWhenUnused(query, restart: false)
             throw .dataTooLarge(bytes: bytes, max: maxDataBytes)

@@ -39,6 +39,10 @@ public final class QueryCache {
     var unfocusedConnections = Set<ConnectionID>()
     /// The views subscriptions of the query last published or subscribed to share.
     var sharedViews = ViewShare()
+    /// The most bytes a query's encoded data and key may take together (so that every reply and
+    /// push of it fits the server's outbound limit): a longer `set` is refused, a longer fetched
+    /// answer fails its fetch.
+    public var maxDataBytes = Int.max
 
     private var lastSubscriptionID = 0
     private var lastFetcherID = 0

@@ -81,9 +81,7 @@ enum QueryMethods {
         }
         let updatedAt = try params.optionalInt("updatedAt").map(Int64.init)
         do {
-            let configuration = call.server.configuration
-            let result = try call.cache.set(
-                key: key, write, updatedAt: updatedAt, maxDataBytes: configuration.maxDataBytes)
+            let result = try call.cache.set(key: key, write, updatedAt: updatedAt)
             call.reply.succeed(writing: { result.write(to: &$0) })
         } catch  where error.code == CacheFailure.dataTooLargeCode {
             throw .dataTooLarge(bytes: error.data?["bytes"]?.intValue ?? 0, configuration: call.server.configuration)
