@@ -126,7 +126,7 @@ extension JSONReader {
     }
 
     private func outOfRange(at offset: Int) -> JSONParseError {
-        JSONParseError(offset: offset, message: "number out of range (I-JSON limits numbers to IEEE 754 doubles)")
+        JSONParseError(offset: offset, message: JSONParseError.outOfRangeMessage)
     }
 
     @inline(__always)

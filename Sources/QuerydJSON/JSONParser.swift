@@ -32,8 +32,9 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 /// so `[` repeated 100,000 times fails after `maxDepth` steps.
 ///
 /// Stack use: the parser recurses once per level (about 200 bytes per level in release builds,
-/// about 1.5 KB in debug builds), and so does destroying a nested `JSONValue`. Keep `maxDepth`
-/// in the hundreds; the default 512 needs about 100 KB of stack in release builds.
+/// about 2.3 KB in debug builds), and so does destroying a nested `JSONValue`. Keep `maxDepth`
+/// within `JSONNestingLimit.maximumDepth` of the thread's stack; the default 512 needs about
+/// 100 KB of stack in release builds.
 public enum JSONParser {
     /// Parses exactly one JSON value from UTF-8 bytes.
     public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) throws(JSONParseError)

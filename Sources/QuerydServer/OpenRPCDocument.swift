@@ -3961,6 +3961,14 @@ enum OpenRPCDocument {
               "name": "query.changed",
               "params": [
                 {
+                  "description": "Present when the line with the data would be longer than --max-outbound-bytes: {limit:'max-outbound-bytes', max, bytes}; state then has no data although the query has some, and reading it gets -32006.",
+                  "name": "dataOmitted",
+                  "required": false,
+                  "schema": {
+                    "type": "object"
+                  }
+                },
+                {
                   "description": "The subscription.",
                   "name": "subscription",
                   "required": true,

@@ -46,6 +46,9 @@ struct Outbox {
     private var spareLine: [UInt8] = []
     /// Bytes of lines queued (pushes not counted until written).
     private(set) var queuedBytes = 0
+    /// The longest line the connection may be sent (`--max-outbound-bytes`): a push whose line
+    /// would be longer is sent without its data (see `Outbox.dataOmittedPush`).
+    var lineLimit = Int.max
 
     var isEmpty: Bool { entries.isEmpty && (heldPushes?.isEmpty ?? true) }
 
@@ -177,11 +180,13 @@ struct Outbox {
         var size = queuedBytes
         var sized: (view: QueryView, count: Int)?
         var hasMutationPush = false
+        var hasOversizedPush = false
         for entry in entries {
             switch entry {
             case .push(_, let view):
                 if sized?.view !== view {
                     sized = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count)
+                    hasOversizedPush = hasOversizedPush || sized!.count + Outbox.pushTailReserve > lineLimit
                 }
                 size += sized!.count + Outbox.pushTailReserve
             case .mutationPush:
@@ -189,6 +194,10 @@ struct Outbox {
             case .bytes, .droppedPush:
                 continue
             }
+        }
+        if hasOversizedPush {
+            omitOversizedData()
+            return take(orEncodeInto: &out)
         }
         // Many pushes are copied into a new array; a few are appended to `out`, whose capacity is
         // kept between flushes (a connection with one subscription then allocates nothing).
@@ -230,8 +239,14 @@ struct Outbox {
                 out.append(contentsOf: bytes)
             case .push(let subscription, let view):
                 if !modePushes.write(view, to: subscription, into: &out) {
-                    out.append(contentsOf: view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember))
-                    Outbox.writeIDAndTail(subscription.rawValue, to: &out)
+                    let framed = view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember)
+                    let line = framed.count + Outbox.pushTailReserve
+                    if line > lineLimit {
+                        out.append(contentsOf: Outbox.dataOmittedPush(view, to: subscription, bytes: line, limit: lineLimit))
+                    } else {
+                        out.append(contentsOf: framed)
+                        Outbox.writeIDAndTail(subscription.rawValue, to: &out)
+                    }
                 }
             case .droppedPush:
                 continue
@@ -250,6 +265,20 @@ struct Outbox {
         ]
         RPCWriter.notification(method: "mutation.changed", params: params, to: &out)
         out.append(UInt8(ascii: "\n"))
+    }
+
+    /// Replaces each push whose line would be longer than `lineLimit` by its line without data
+    /// (`Outbox.dataOmittedPush`), as a queued line.
+    private mutating func omitOversizedData() {
+        for index in entries.indices {
+            guard case .push(let subscription, let view) = entries[index] else { continue }
+            let line =
+                view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count + Outbox.pushTailReserve
+            guard line > lineLimit else { continue }
+            let omitted = Outbox.dataOmittedPush(view, to: subscription, bytes: line, limit: lineLimit)
+            queuedBytes += omitted.count
+            entries[index] = .bytes(omitted)
+        }
     }
 
     /// Empties what `take` wrote (held pushes stay).

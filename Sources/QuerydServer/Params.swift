@@ -51,7 +51,8 @@ struct Params {
     }
 
     static func invalid(_ field: String, _ reason: String) -> RPCError {
-        RPCError(.invalidParams, data: ["field": .string(field), "reason": .string(reason)])
+        RPCError(
+            .invalidParams, data: ["field": .string(EchoedText.shortened(field)), "reason": .string(reason)])
     }
 
     static func invalid(_ error: OptionsError) -> RPCError { invalid(error.field, error.reason) }

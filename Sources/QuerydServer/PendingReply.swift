@@ -55,12 +55,13 @@ final class PendingReply {
         guard let session = link.session else { return }
         session.replyFinished(self)
         guard let id else { return }
+        let limit = session.server.configuration.maxOutboundBytes
         if let batch {
             var bytes: [UInt8] = []
-            write(id, &bytes)
-            batch.fill(slot, with: bytes)
+            ReplyLimit.write(id: id, limit: limit, to: &bytes, write)
+            batch.fill(slot, id: id, with: bytes)
         } else {
-            session.outbox.appendLine { write(id, &$0) }
+            session.outbox.appendLine { ReplyLimit.write(id: id, limit: limit, to: &$0, write) }
         }
     }
 }
@@ -68,6 +69,7 @@ final class PendingReply {
 /// Collects the answers of one batch and writes them as one array line when the last arrives.
 final class BatchReply {
     private var answers: [[UInt8]?]
+    private var ids: [RPCID]
     private var remaining: Int
     /// The session to write to; its `session` is nil once the connection closed.
     let link: SessionLink
@@ -75,15 +77,19 @@ final class BatchReply {
     init(link: SessionLink, expected: Int) {
         self.link = link
         self.answers = Array(repeating: nil, count: expected)
+        self.ids = Array(repeating: .null, count: expected)
         self.remaining = expected
     }
 
-    /// Stores an answer (one encoded response object) and writes the batch when it is complete.
-    func fill(_ slot: Int, with bytes: [UInt8]) {
+    /// Stores an answer (one encoded response object, to request `id`) and writes the batch when
+    /// it is complete.
+    func fill(_ slot: Int, id: RPCID, with bytes: [UInt8]) {
         guard answers[slot] == nil else { return }
         answers[slot] = bytes
+        ids[slot] = id
         remaining -= 1
         guard remaining == 0, let session = link.session else { return }
+        fitAnswers(limit: session.server.configuration.maxOutboundBytes)
         session.outbox.appendLine { out in
             out.append(UInt8(ascii: "["))
             for (index, answer) in answers.enumerated() {
@@ -91,6 +97,22 @@ final class BatchReply {
                 out.append(contentsOf: answer!)
             }
             out.append(UInt8(ascii: "]"))
+        }
+    }
+}
+
+extension BatchReply {
+    /// While the batch line (brackets, commas and newline included) would pass `limit`, replaces
+    /// its largest answer by the -32006 `replyTooLarge` error, as a single reply would be.
+    fileprivate func fitAnswers(limit: Int) {
+        var total = answers.reduce(2) { $0 + $1!.count + 1 }
+        guard total > limit else { return }
+        for slot in answers.indices.sorted(by: { answers[$0]!.count > answers[$1]!.count }) {
+            var error: [UInt8] = []
+            RPCWriter.error(id: ids[slot], error: .replyTooLarge(bytes: total, limit: limit), to: &error)
+            total += error.count - answers[slot]!.count
+            answers[slot] = error
+            if total <= limit { return }
         }
     }
 }

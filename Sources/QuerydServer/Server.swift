@@ -48,6 +48,7 @@ public final class Server {
         self.configuration = configuration
         self.scheduler = TimerScheduler(clock: clock)
         self.cache = QueryCache(scheduler: scheduler)
+        cache.maxDataBytes = configuration.maxDataBytes
         self.mutations = MutationCache(queries: cache)
         self.manualClock = configuration.manualClock ? clock as? ManualClock : nil
         self.logger = logger
@@ -133,7 +134,7 @@ public final class Server {
             return
         }
         guard let entry = methods.entry(for: method) else {
-            reply.fail(RPCError(.methodNotFound, data: ["method": .string(method)]))
+            reply.fail(RPCError(.methodNotFound, data: ["method": .string(EchoedText.shortened(method))]))
             return
         }
         do {

@@ -37,6 +37,8 @@ extension Session {
             query = found
             answerBytes = bytes
         }
+        // A reply that could not fit the outbound limit takes the general path, which refuses it.
+        guard answerBytes + request.id.count < server.configuration.maxOutboundBytes - 64 else { return false }
         outbox.appendLine { out in
             // The reply's envelope is 34 bytes with its newline; a little more is room to spare.
             let reply = 40 + request.id.count + answerBytes

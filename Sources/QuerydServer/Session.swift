@@ -109,6 +109,7 @@ public final class Session {
         self.unretainedCache = Unmanaged.passUnretained(server.cache)
         self.transport = transport
         self.framer = LineFramer(maxLineBytes: server.configuration.maxMessageBytes)
+        outbox.lineLimit = server.configuration.maxOutboundBytes
         link.session = self
     }
 
@@ -195,6 +196,7 @@ public final class Session {
         do {
             value = try JSONParser.parse(line, maxDepth: server.configuration.maxDepth)
         } catch {
+            if handleOutOfRangeNumber(line, error: error) { return }
             outbox.appendLine { RPCWriter.error(id: nil, error: .parse(error), to: &$0) }
             return
         }
@@ -241,7 +243,7 @@ public final class Session {
         dispatch(RPCDecoding.decode(message), batch: batch, slot: slot)
     }
 
-    private func dispatch(_ outcome: Result<RPCMessage, RPCInvalid>, batch: BatchReply?, slot: Int) {
+    func dispatch(_ outcome: Result<RPCMessage, RPCInvalid>, batch: BatchReply?, slot: Int) {
         switch outcome {
         case .failure(let invalid) where invalid.isResponse:
             // A malformed answer to one of our requests still ends it (as a failure), so nothing

@@ -13,6 +13,7 @@
 
 import ArgumentParser
 import Logging
+import QuerydJSON
 import QuerydCore
 import QuerydPersistence
 import QuerydTransport
@@ -129,13 +130,19 @@ final class DaemonPersistence {
         }
     }
 
+    /// Rows written under an earlier, higher `--max-depth` still restore, up to what this thread's
+    /// stack can recurse through.
+    private static func restoreDepth(_ maxDepth: Int) -> Int {
+        min(max(512, maxDepth), JSONNestingLimit.maximumDepth(stackBytes: JSONNestingLimit.mainThreadStackBytes()))
+    }
+
     private static func restore(
         _ settings: PersistenceSettings, cache: QueryCache, maxDepth: Int, logger: Logger
     ) throws(PersistenceError) {
         let store = try QueryStore(path: settings.path)
         defer { store.close() }
         let report = try cache.restore(
-            from: store, maxAge: settings.maxAge, buster: settings.buster, maxDepth: max(512, maxDepth))
+            from: store, maxAge: settings.maxAge, buster: settings.buster, maxDepth: Self.restoreDepth(maxDepth))
         if let reason = report.wipeReason {
             logger.notice("persistence: emptied \(settings.path) (\(reason))")
         }

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Glibc
 import Logging
+import QuerydJSON
 import QuerydServer
 import QuerydTransport
 
@@ -20,7 +21,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Most connections served at once.")
     var maxConnections = 1024
 
-    @Option(help: "Deepest JSON nesting accepted in a message.")
+    @Option(
+        help: "Deepest JSON nesting accepted in a message (lowered at start to what the stack allows; see ulimit -s).")
     var maxDepth = 128
 
     @Option(help: "Subscriptions one connection may hold at once.")
@@ -120,6 +122,9 @@ struct ServeCommand: ParsableCommand {
         configuration.maxMessageBytes = maxMessageBytes
         configuration.maxConnections = DescriptorBudget.fit(connections: maxConnections, logger: logger)
         configuration.maxDepth = maxDepth
+        if let lowered = configuration.clampMaxDepth(toStackBytes: JSONNestingLimit.mainThreadStackBytes()) {
+            logger.warning("\(lowered)")
+        }
         configuration.maxSubscriptionsPerConnection = maxSubscriptionsPerConnection
         configuration.maxRegistrationsPerConnection = maxRegistrationsPerConnection
         configuration.maxPendingRequestsPerConnection = maxPendingRequestsPerConnection

@@ -68,10 +68,10 @@ extension HostileInput {
                 methodNotFound(#"1"#, #"Server.Ping"#)
             ]),
         HostileInput(
-            42, "a long method name is not found", .open,
+            42, "a long method name is not found, and echoed cut to 256 bytes", .open,
             .line(#"{"jsonrpc":"2.0","id":1,"method":""# + String(repeating: "m", count: 300) + #""}"#),
             replies: [
-                methodNotFound(#"1"#, String(repeating: "m", count: 300))
+                methodNotFound(#"1"#, String(repeating: "m", count: 256) + "…")
             ]),
         HostileInput(
             43, "string params are an invalid request", .open,

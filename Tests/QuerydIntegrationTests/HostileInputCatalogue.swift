@@ -188,10 +188,10 @@ extension HostileInput {
                 parseError(85, #"nesting deeper than 32 levels"#)
             ]),
         HostileInput(
-            24, "a number beyond double range is a parse error", .open,
+            24, "a number beyond double range in params is invalid params", .open,
             .line(#"{"jsonrpc":"2.0","id":1,"method":"test.echo","params":[1e999999]}"#),
             replies: [
-                parseError(55, #"number out of range (I-JSON limits numbers to IEEE 754 doubles)"#)
+                invalidParams("1", "0", "number out of range (I-JSON limits numbers to IEEE 754 doubles)")
             ]),
         HostileInput(
             25, "a number with a leading zero is a parse error", .open,

@@ -82,3 +82,20 @@ struct AccessTests {
         #expect(try JSONParser.parse("[1,2]") != JSONParser.parse("[2,1]"))
     }
 }
+
+@Suite("Echoed text")
+struct EchoedTextTests {
+    @Test func shortTextIsKept() {
+        let text = String(repeating: "a", count: EchoedText.limit)
+        #expect(EchoedText.shortened(text) == text)
+    }
+
+    @Test func longTextIsCutAtAScalarBoundaryWithTheMarker() {
+        #expect(EchoedText.shortened(String(repeating: "a", count: 300)) == String(repeating: "a", count: 256) + "…")
+        // "é" is 2 bytes and "😀" 4: a cut inside either drops the whole scalar.
+        let accented = "a" + String(repeating: "é", count: 200)
+        #expect(EchoedText.shortened(accented) == "a" + String(repeating: "é", count: 127) + "…")
+        let emoji = "ab" + String(repeating: "😀", count: 100)
+        #expect(EchoedText.shortened(emoji) == "ab" + String(repeating: "😀", count: 63) + "…")
+    }
+}

@@ -81,4 +81,33 @@ import Testing
             OutboxTests.ownLine(b, 1) + Array("[batch reply]\n".utf8) + OutboxTests.ownLine(b, 2)
         #expect(outbox.take() == expected)
     }
+
+    @Test func aPushLongerThanTheLineLimitIsSentWithoutItsData() {
+        let (a, b) = OutboxTests.views()
+        var outbox = Outbox()
+        let aLine = OutboxTests.ownLine(a, 7).count
+        outbox.lineLimit = aLine - 1
+        outbox.appendPush(a, to: SubscriptionID(7))
+        outbox.appendPush(b, to: SubscriptionID(8))
+        let lines = String(decoding: outbox.take(), as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        guard case .object(var state) = a.result.jsonValue else { return }
+        state["data"] = nil
+        // The line's length as reckoned before writing: its one-digit id, `}}` and newline (4 bytes)
+        // counted as 20 digits of room and those 3 bytes.
+        let reckoned = aLine - 4 + 23
+        #expect(
+            (try? JSONParser.parse(lines[0]))
+                == [
+                    "jsonrpc": "2.0", "method": "query.changed",
+                    "params": [
+                        "dataOmitted": [
+                            "limit": "max-outbound-bytes", "max": .number(JSONNumber(aLine - 1)),
+                            "bytes": .number(JSONNumber(reckoned)),
+                        ],
+                        "state": .object(state), "subscription": 7,
+                    ],
+                ])
+        #expect(Array((lines[1] + "\n").utf8) == OutboxTests.ownLine(b, 8))
+    }
 }

@@ -39,6 +39,17 @@ public struct CacheFailure: Error, Sendable, Equatable {
         CacheFailure(code: -32003, message: "Cancelled by the server", data: ["reason": .string(reason)])
     }
 
+    /// Data whose encoding takes `bytes`, more than the `max` a query may hold (so that its replies
+    /// fit the outbound limit): `{"bytes": n, "max": m}`.
+    public static func dataTooLarge(bytes: Int, max: Int) -> CacheFailure {
+        CacheFailure(
+            code: dataTooLargeCode, message: "Limit exceeded",
+            data: ["bytes": .number(JSONNumber(bytes)), "max": .number(JSONNumber(max))])
+    }
+
+    /// The code of `dataTooLarge` (-32006, Limit exceeded).
+    public static let dataTooLargeCode = -32006
+
     /// An id names no subscription, fetcher or attempt of this connection.
     public static func unknownID(_ kind: String, _ id: Int) -> CacheFailure {
         CacheFailure(code: -32005, message: "Unknown \(kind)", data: [kind: .number(JSONNumber(id))])
@@ -52,4 +63,15 @@ enum AttemptError {
     static let cancelled: JSONValue = ["code": -32003, "message": "Cancelled"]
     /// TanStack's "data is undefined": a fetch answer must carry data (null is data).
     static let dataUndefined: JSONValue = ["code": -32602, "message": "data is undefined"]
+    /// Fetched data whose encoding (`bytes`) is longer than a query's data may be (`max`, what
+    /// `--max-outbound-bytes` leaves for it).
+    static func dataTooLarge(bytes: Int, max: Int) -> JSONValue {
+        [
+            "code": -32006, "message": "Limit exceeded",
+            "data": [
+                "limit": "max-outbound-bytes", "bytes": .number(JSONNumber(bytes)),
+                "maxDataBytes": .number(JSONNumber(max)),
+            ],
+        ]
+    }
 }

@@ -157,8 +157,15 @@ extension QueryCache {
         }
         query.run = nil
         // Structural sharing: equal data keeps the stored value, so nothing downstream re-encodes it.
-        let shared = query.state.data == data ? query.state.data! : data
+        let before = query.state
+        let shared = before.data == data ? before.data! : data
         query.state.succeeded(data: shared, at: now, fetched: true, pageLinks: links)
+        if let bytes = query.dataAndKeyByteCount, bytes > maxDataBytes {
+            // Data that could never be sent back fails the fetch (a retry would bring it again).
+            query.state = before
+            fail(run, of: query, error: AttemptError.dataTooLarge(bytes: bytes, max: maxDataBytes))
+            return
+        }
         observer?.queryDataChanged(query)
         publish(query)
         settle(run, of: query)

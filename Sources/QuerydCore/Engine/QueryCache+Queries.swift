@@ -68,6 +68,8 @@ extension QueryCache {
 
     /// Writes data (or a merge patch) as a successful update at `updatedAt` (default now); creates
     /// the query if needed. A fetch in flight keeps running, and a cancel reverts to this write.
+    /// New data whose encoding (with the key's) is longer than `maxDataBytes` is refused with
+    /// `CacheFailure.dataTooLarge`, leaving the query as it was.
     public func set(key: QueryKey, _ write: QueryWrite, updatedAt: Int64?) throws(CacheFailure) -> QueryResult {
         let resolved = resolve(QueryOptions(), for: key, defaultRetry: 3)
         let query = obtainQuery(key, options: resolved)
@@ -85,8 +87,14 @@ extension QueryCache {
             }
             links = pages.links
         }
-        let shared = query.state.data == newData ? query.state.data! : newData
+        let before = query.state
+        let shared = before.data == newData ? before.data! : newData
         query.state.succeeded(data: shared, at: updatedAt ?? now, fetched: false, pageLinks: links)
+        if let bytes = query.dataAndKeyByteCount, bytes > maxDataBytes {
+            query.state = before
+            collectWhenUnused(query, restart: false)
+            throw .dataTooLarge(bytes: bytes, max: maxDataBytes)
+        }
         observer?.queryDataChanged(query)
         if let run = query.run {
             run.revertState = query.state

@@ -42,6 +42,11 @@ public final class QueryCache {
     /// The timeout (ms) of a `fetch` or `mutate` attempt whose options set none; nil for none.
     public var defaultAttemptTimeout: Int64?
 
+    /// The most bytes a query's encoded data and key may take together (so that every reply and
+    /// push of it fits the server's outbound limit): a longer `set` is refused, a longer fetched
+    /// answer fails its fetch.
+    public var maxDataBytes = Int.max
+
     private var lastSubscriptionID = 0
     private var lastFetcherID = 0
     private var lastAttemptID = 0

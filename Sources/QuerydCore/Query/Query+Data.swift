@@ -53,6 +53,10 @@ extension Query {
         settleActivity()
     }
 
+    /// The bytes of the encoded data and the canonical key together (nil: no data), which every
+    /// state carrying the data repeats.
+    var dataAndKeyByteCount: Int? { encoded.map { $0.count + key.canonicalByteCount } }
+
     /// A copy of the encoded data (nil: no data), for a result that is encoded later.
     var encodedData: [UInt8]? { encoded?.array }
 

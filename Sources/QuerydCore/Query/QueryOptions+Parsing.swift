@@ -75,7 +75,8 @@ extension QueryOptions {
                 }
                 let names = try Self.strings(member, field: field)
                 if let unknown = names.first(where: { !QueryResult.fieldNames.contains($0) }) {
-                    throw OptionsError(field: field, reason: "\"\(unknown)\" is not a state field")
+                    throw OptionsError(
+                        field: field, reason: "\"\(EchoedText.shortened(unknown))\" is not a state field")
                 }
                 notifyOnChangeProps = names
             case "refetchOn": refetchOn = try Self.strings(member, field: field)

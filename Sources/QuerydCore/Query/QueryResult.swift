@@ -45,6 +45,14 @@ public struct QueryResult: Sendable {
             && !(infinite?.isFetchingPreviousPage ?? false)
     }
     public var isFetched: Bool { dataUpdateCount + errorUpdateCount > 0 }
+
+    /// The same view without `data` (for a push whose data cannot be sent).
+    public var withoutData: QueryResult {
+        var copy = self
+        copy.data = nil
+        copy.encodedData = nil
+        return copy
+    }
 }
 
 extension QueryResult {
