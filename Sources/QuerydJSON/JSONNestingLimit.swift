@@ -6,7 +6,11 @@
 // its loop thread at start; `NestingStackTests` measures every recursive path against
 // `stackBytesPerLevel`, so a value within the limit cannot exhaust the stack.
 
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The stack budget of nested JSON values.
 public enum JSONNestingLimit {
@@ -32,7 +36,12 @@ public enum JSONNestingLimit {
     /// counted as `unlimitedStackBytes`.
     public static func mainThreadStackBytes() -> Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_STACK.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_STACK.rawValue)
+        #else
+            let resource = RLIMIT_STACK
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur != rlim_t.max else {
             return unlimitedStackBytes
         }
         return Int(clamping: limit.rlim_cur)

@@ -11,7 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection, LINE_LIMIT, LINE_TOO_LONG } from './connection.js';
 import { CancelledByServer, ClientClosed, ConnectionLost, InvalidParams, QuerydConnectionError, RPCError, UnknownID } from './errors.js';
-import { errorObject, Registration, serveFetch, serveMutate } from './handlers.js';
+import { errorObject, HANDLER_ERROR_CODE, Registration, serveFetch, serveMutate } from './handlers.js';
 import { asKey, checkOptions, socketPath, wireOptions } from './keys.js';
 import { ClockAPI, MutationAPI, MutationsAPI, QueriesAPI, QueryAPI, ServerAPI } from './namespaces.js';
 import { Backoff, IDEMPOTENT, openWaiting, StateListeners } from './resilience.js';
@@ -295,7 +295,7 @@ export class Client {
         try {
           conn.respond(id, answer);
         } catch (error) {
-          conn.respondError(id, { code: 1, message: `the result is not JSON: ${error.message}` });
+          conn.respondError(id, { code: HANDLER_ERROR_CODE, message: `the result is not JSON: ${error.message}` });
         }
       },
       (error) => {

@@ -105,7 +105,7 @@ const BY_CODE = new Map([
 
 /**
  * Thrown by a fetcher or mutator to answer with this error object. Any other error is answered
- * as `{code: 1, message: error.message, data: {type: error.name}}`.
+ * as `{code: -32000, message: error.message, data: {type: error.name}}`.
  */
 export class HandlerError extends QuerydError {
   constructor(message, { code = 1, data } = {}) {

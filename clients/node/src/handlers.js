@@ -5,6 +5,10 @@
 
 import { HandlerError, RPCError } from './errors.js';
 
+/** The code an error other than HandlerError is answered with: JSON-RPC's first implementation-defined
+ * server error, the same in every queryd client. */
+export const HANDLER_ERROR_CODE = -32000;
+
 /** What a fetcher of an infinite query returns: one page and its neighbours' params (null = none). */
 export class PageResult {
   constructor(data, { nextPageParam = null, previousPageParam = null } = {}) {
@@ -47,7 +51,7 @@ export class Registration {
 export function errorObject(error) {
   if (error instanceof HandlerError || error instanceof RPCError) return error.toWire();
   const message = error instanceof Error ? error.message || error.name : String(error);
-  return { code: 1, message, data: { type: error instanceof Error ? error.name : typeof error } };
+  return { code: HANDLER_ERROR_CODE, message, data: { type: error instanceof Error ? error.name : typeof error } };
 }
 
 /** Runs a fetcher for one `fetch` request; resolves with the answer object. */

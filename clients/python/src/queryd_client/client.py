@@ -29,7 +29,7 @@ from .errors import (
     RPCError,
     UnknownID,
 )
-from .handlers import Handler, Registration, error_object, serve_fetch, serve_mutate
+from .handlers import HANDLER_ERROR_CODE, Handler, Registration, error_object, serve_fetch, serve_mutate
 from .keys import as_key, wire_options
 from .namespaces import ClockAPI, MutationAPI, MutationsAPI, QueriesAPI, QueryAPI, ServerAPI
 from .resilience import IDEMPOTENT, Backoff, StateListener, StateListeners, open_waiting
@@ -466,7 +466,7 @@ class Client:
         try:
             conn.respond(request_id, answer)
         except (TypeError, ValueError) as error:
-            conn.respond_error(request_id, {"code": 1, "message": f"the result is not JSON: {error}"})
+            conn.respond_error(request_id, {"code": HANDLER_ERROR_CODE, "message": f"the result is not JSON: {error}"})
 
     # -- subscriptions ---------------------------------------------------------------------------
 

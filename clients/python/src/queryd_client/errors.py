@@ -154,7 +154,7 @@ _BY_CODE: Dict[int, Type[RPCError]] = {
 class HandlerError(QuerydError):
     """Raised by a fetcher or mutator to answer its request with this error object.
 
-    Any other exception is answered as ``{"code": 1, "message": str(exc), "data": {"type": name}}``.
+    Any other exception is answered as ``{"code": -32000, "message": str(exc), "data": {"type": name}}``.
     """
 
     def __init__(self, message: str, code: int = 1, data: Any = None) -> None:

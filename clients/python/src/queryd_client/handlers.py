@@ -18,6 +18,10 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Set
 from .errors import HandlerError, RPCError
 from .state import PageResult
 
+#: The code an exception other than HandlerError is answered with: JSON-RPC's first
+#: implementation-defined server error, the same in every queryd client.
+HANDLER_ERROR_CODE = -32000
+
 Handler = Callable[..., Any]
 
 
@@ -84,7 +88,8 @@ def error_object(error: BaseException) -> Dict[str, Any]:
     """The wire error object a handler's exception is answered with."""
     if isinstance(error, (HandlerError, RPCError)):
         return error.to_wire()
-    return {"code": 1, "message": str(error) or type(error).__name__, "data": {"type": type(error).__name__}}
+    name = type(error).__name__
+    return {"code": HANDLER_ERROR_CODE, "message": str(error) or name, "data": {"type": name}}
 
 
 async def serve_fetch(

@@ -94,7 +94,7 @@ import Testing
         #expect(observer.status == .error)
         #expect(observer.data == nil)
         #expect(observer.error?.code == .fetchFailed)
-        #expect(observer.error?.data == ["code": -32000, "message": "odd failure"])
+        #expect(observer.error?.data == ["code": -32000, "message": "odd failure", "data": ["type": "OddError"]])
         #expect(!observer.isFetching)
     }
 

@@ -43,7 +43,7 @@ public struct FetchResult: Sendable, Hashable {
 }
 
 /// Serves `fetch` requests: receives the key and, for infinite queries, the page parameter. Throwing an
-/// ``RPCError`` sends that error object; any other error is sent as code -32000 with its description.
+/// ``RPCError`` sends that error object; any other error is sent as code -32000 with its description and `data.type`, its type's name.
 public typealias FetcherHandler = @Sendable (_ key: JSONValue, _ pageParam: JSONValue?) async throws -> FetchResult
 
 /// Serves `fetch` requests with the whole request, and can stream the data with ``FetchRequest/progress(_:)``.
@@ -189,6 +189,9 @@ enum HandlerError {
         if let rpc = error as? RPCError { return rpc }
         if let client = error as? QueryClientError, let rpc = client.rpcError { return rpc }
         if error is CancellationError { return RPCError(.requestCancelled) }
-        return RPCError(RPCErrorCode(rawValue: -32000), String(describing: error))
+        // -32000, JSON-RPC's first implementation-defined server error, as in every queryd client.
+        return RPCError(
+            RPCErrorCode(rawValue: -32000), String(describing: error),
+            data: ["type": .string(String(describing: type(of: error)))])
     }
 }
