@@ -80,9 +80,8 @@ final class Daemon {
         }
         if bridges.count >= configuration.maxConnections {
             var line: [UInt8] = []
-            let error = RPCError(
-                .limitExceeded, "Too many connections",
-                data: ["limit": "max-connections", "max": .number(JSONNumber(configuration.maxConnections))])
+            var error = RPCError.limitExceeded("max-connections", max: configuration.maxConnections)
+            error.message = "Too many connections"
             RPCWriter.error(id: nil, error: error, to: &line)
             line.append(UInt8(ascii: "\n"))
             connection.write(line)

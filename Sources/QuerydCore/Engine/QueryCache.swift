@@ -39,15 +39,22 @@ public final class QueryCache {
     var unfocusedConnections = Set<ConnectionID>()
     /// The views subscriptions of the query last published or subscribed to share.
     var sharedViews = ViewShare()
+    /// The cache generation every state names (`epoch`).
+    public let epoch: CacheEpoch
+    /// The highest version a query that left the cache had: a new query starts above it, so a
+    /// key's versions keep growing across `queries.remove` and garbage collection.
+    private var retiredVersion: UInt64 = 0
 
     private var lastSubscriptionID = 0
     private var lastFetcherID = 0
     private var lastAttemptID = 0
     private var lastWaiterToken = 0
 
-    /// A cache whose timers run on `scheduler` (and whose time is `scheduler.clock`).
-    public init(scheduler: TimerScheduler) {
+    /// A cache whose timers run on `scheduler` (and whose time is `scheduler.clock`), naming
+    /// `epoch` in its states.
+    public init(scheduler: TimerScheduler, epoch: CacheEpoch = .random()) {
         self.scheduler = scheduler
+        self.epoch = epoch
     }
 
     var now: Int64 { scheduler.clock.now }
@@ -99,6 +106,7 @@ public final class QueryCache {
             return existing
         }
         let query = Query(key: key.compacted, options: share(options), now: now)
+        query.continueVersion(after: retiredVersion)
         queries.insert(query)
         return query
     }
@@ -107,6 +115,7 @@ public final class QueryCache {
     func forget(_ query: Query) {
         guard queries.remove(query) else { return }
         query.isForgotten = true
+        retiredVersion = max(retiredVersion, query.version)
         sharedViews.forget(query)
         observer?.queryRemoved(query.key)
         queriesWaitingForFetcher[query.key] = nil
@@ -168,7 +177,7 @@ public final class QueryCache {
             errorUpdatedAt: state.errorUpdatedAt, errorUpdateCount: state.errorUpdateCount,
             failureCount: state.failureCount, failureReason: state.failureReason,
             isInvalidated: state.isInvalidated, isStale: isStale, isPlaceholderData: false, version: query.version,
-            observers: nil, infinite: nil, encodedData: nil)
+            observers: nil, infinite: nil, encodedData: nil, encodedEpoch: epoch.encoded)
     }
 
     /// A subscription's current view.

@@ -99,8 +99,9 @@ public final class Query: DeadlineMember, QueryIndexElement {
     /// Marks a change that is not in the state (a view turning stale), so it gets its own version.
     func bumpVersion() { version += 1 }
 
-    /// Continues the version sequence of the query this one replaces, so it never goes backwards.
-    func continueVersion(after previous: Query) { version = max(version, previous.version + 1) }
+    /// Starts above `retired`, the highest version of the queries that left the cache, so a key's
+    /// versions never go backwards when its entry is removed and made again.
+    func continueVersion(after retired: UInt64) { version = max(version, retired + 1) }
 
     /// Sets `isInvalidated` without assembling the state (only a flag changes). Returns false when
     /// the state was already invalidated.

@@ -17,6 +17,7 @@ extension QueryResult {
         }
         writer.int("dataUpdateCount", Int64(dataUpdateCount))
         writer.int("dataUpdatedAt", dataUpdatedAt)
+        writer.raw("epoch", encodedEpoch)
         writer.value("error", error ?? .null)
         writer.int("errorUpdateCount", Int64(errorUpdateCount))
         writer.int("errorUpdatedAt", errorUpdatedAt)
