@@ -74,7 +74,7 @@ struct JsonRpcConformanceAdditionsTests {
             expectError(try client.exchange(#"{"jsonrpc":"2.0","method":"rpc.nope","id":1}"#), code: -32601, id: 1)
             let document = try client.exchange(#"{"jsonrpc":"2.0","method":"rpc.discover","id":2}"#)
             let result = document.member("result")
-            #expect(result?.member("openrpc") == "1.2.6", "\(document.encodedString)")
+            #expect(result?.member("openrpc") == "1.3.0", "\(document.encodedString)")
             let listed = Set((result?.member("methods")?.asArray ?? []).compactMap { $0.member("name")?.asString })
             let hello = try client.result("server.hello", [:])
             let capabilities = (hello.member("capabilities")?.asArray ?? []).compactMap(\.asString)

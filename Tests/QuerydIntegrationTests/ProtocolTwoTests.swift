@@ -1,6 +1,7 @@
 // Protocol 2 over the wire (issue 21 §1, §4, §5): negotiation in `server.hello`, the reserved
 // `_meta`, the epoch, versions that keep counting, request ids, retry hints and the batch rule.
 
+import Glibc
 import QuerydJSON
 import Testing
 
@@ -226,6 +227,23 @@ struct ProtocolTwoTests {
                 ], unordered: true)
             try fetcher.expectSilence()
             #expect(try client.result("server.stats", [:]).member("inFlightFetches") == 0)
+        }
+    }
+
+    @Test("protocol/openrpc.json is the OpenRPC 1.3.0 document of protocol 2 that rpc.discover serves")
+    func openRPCFileMatchesTheServedDocument() throws {
+        try withDaemon(["--manual-clock", "--test-methods"]) { _, client in
+            // With both gates on every method is served, so the answer is the whole document.
+            let served = try client.result("rpc.discover", [:])
+            #expect(served.member("openrpc") == "1.3.0")
+            #expect(served.member("info")?.member("version") == "2")
+            let path = DaemonProcess.packageRoot + "/protocol/openrpc.json"
+            guard let file = fopen(path, "r") else { throw IntegrationError("cannot open \(path)") }
+            defer { fclose(file) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while case let count = fread(&chunk, 1, chunk.count, file), count > 0 { bytes += chunk[0..<count] }
+            #expect(try JSONParser.parse(bytes) == served, "regenerate it: .build/debug/queryd openrpc > \(path)")
         }
     }
 }
