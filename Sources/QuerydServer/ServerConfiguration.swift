@@ -1,5 +1,6 @@
-// The daemon's limits and switches, as given on the `queryd serve` command line, and the -32006
-// error a request gets when it would pass one of the per-connection limits.
+// The daemon's limits, switches and identity (version, epoch, node), as given on the `queryd serve`
+// command line, and the errors a request gets when it would pass a limit (-32006) or arrives at
+// shutdown (-32003), each saying whether to retry.
 
 import QuerydCore
 import QuerydJSON
