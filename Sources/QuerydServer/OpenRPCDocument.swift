@@ -987,13 +987,13 @@ enum OpenRPCDocument {
                 }
               ],
               "result": {
-                "description": "Server identity and capabilities.",
+                "description": "The chosen protocol, the daemon's identity and its capabilities.",
                 "name": "hello",
                 "schema": {
                   "$ref": "#/components/schemas/Hello"
                 }
               },
-              "summary": "Introduce the client; learn the server's version and capabilities."
+              "summary": "Negotiate the protocol; learn the daemon's version, node, epoch and capabilities."
             },
             {
               "description": "Answers {} at once; useful as a barrier after notifications.",
