@@ -15,7 +15,7 @@ public enum RPCFrame: Sendable, Hashable {
 /// Validation of inbound JSON-RPC 2.0 messages.
 ///
 /// Rules: the value must be an object with `"jsonrpc": "2.0"` exactly. An `id`, when present,
-/// must be a string, a number or null (a null id makes a request, not a notification). A
+/// must be a string, a number or null; a request's id must not be null (refused, echoing `null`). A
 /// request or notification has a string `method` and optional `params` that must be an object
 /// or an array (`"params": null` is invalid). An object with both `method` and `result` or
 /// `error` is invalid. A response has an `id` and exactly one of `result` and `error`, where
@@ -77,6 +77,7 @@ public enum RPCDecoding {
             case nil, .array?, .object?: break
             default: return invalid("params must be an object or an array when present")
             }
+            if id == .null { return invalid("a request id must be a string or a number, not null") }
             if let id { return .success(.request(RPCRequest(id: id, method: method, params: params))) }
             return .success(.notification(RPCNotification(method: method, params: params)))
         }

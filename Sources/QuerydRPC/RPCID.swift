@@ -3,13 +3,14 @@
 public import QuerydJSON
 
 /// A JSON-RPC request id. Numbers keep their exact value (`9007199254740993` is echoed byte for
-/// byte), and `null` is a legal (if discouraged) request id, distinct from an absent id.
+/// byte). `null` is legal in JSON-RPC but refused for requests here (their replies would look like
+/// replies to unparsable lines); it remains the id of replies whose request id is unknown.
 public enum RPCID: Sendable, Hashable {
     /// A string id such as `"s:17"`.
     case string(String)
     /// A numeric id; integers are exact, fractions (legal but discouraged) are kept.
     case number(JSONNumber)
-    /// The null id: used by a request that sent `"id": null`, and by error replies whose
+    /// The null id: echoed to a request that sent `"id": null` (refused), and used by error replies whose
     /// request id could not be determined.
     case null
 

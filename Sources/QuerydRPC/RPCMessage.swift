@@ -4,7 +4,7 @@ public import QuerydJSON
 
 /// One decoded JSON-RPC 2.0 message.
 public enum RPCMessage: Sendable, Hashable {
-    /// A call that expects a response (it has an `id`, possibly `null`).
+    /// A call that expects a response (it has a string or number `id`).
     case request(RPCRequest)
     /// A call without an `id`: it must never be answered.
     case notification(RPCNotification)

@@ -1,4 +1,4 @@
-// The OpenRPC 1.2.6 description of queryd protocol 1, which `rpc.discover` serves.
+// The OpenRPC 1.3.0 description of queryd protocol 2, which `rpc.discover` serves.
 // The text must stay the same document (as parsed JSON) as protocol/openrpc.json, which is generated
 // from it. `rpc.discover` serves it restricted to the dispatcher's method table (plus `$/cancelRequest`),
 // so the listed methods always equal the served ones; a test checks that every method is documented.
@@ -66,14 +66,27 @@ enum OpenRPCDocument {
               "Hello": {
                 "properties": {
                   "capabilities": {
-                    "description": "Every served method name, $/cancelRequest and fetch.progress, sorted, then feature names (feature:manual-clock).",
+                    "description": "Every served method name, $/cancelRequest and fetch.progress, sorted, then feature names (feature:manual-clock), then the names of what protocol 2 adds (option:push, option:echo, field:epoch, field:dataVersion, notification:$/closing, param:cursor, param:_meta).",
                     "items": {
                       "type": "string"
                     },
                     "type": "array"
                   },
+                  "epoch": {
+                    "description": "The cache generation, as in every state's epoch.",
+                    "type": "string"
+                  },
+                  "node": {
+                    "description": "Which daemon answered: <host name>:<pid> unless configured.",
+                    "type": "string"
+                  },
                   "protocol": {
-                    "const": 1
+                    "description": "The protocol both sides speak: the highest one in the daemon's range (1 to 2) and the client's.",
+                    "enum": [
+                      1,
+                      2
+                    ],
+                    "type": "integer"
                   },
                   "server": {
                     "const": "queryd"
@@ -86,7 +99,9 @@ enum OpenRPCDocument {
                   "server",
                   "version",
                   "protocol",
-                  "capabilities"
+                  "capabilities",
+                  "node",
+                  "epoch"
                 ],
                 "type": "object"
               },
@@ -549,6 +564,10 @@ enum OpenRPCDocument {
                     "minimum": 1,
                     "type": "integer"
                   },
+                  "epoch": {
+                    "description": "The cache generation: the same for every state of one daemon's life (and across a restart with --persist); a new value means the cache started over, so versions and data derived from earlier states no longer apply.",
+                    "type": "string"
+                  },
                   "error": {
                     "description": "The last final error, or null. A fetcher error is wrapped in -32001. For a subscription whose select pointer does not resolve: the select error {code:-32602, message:'Select failed'}.",
                     "oneOf": [
@@ -679,7 +698,7 @@ enum OpenRPCDocument {
                     ]
                   },
                   "version": {
-                    "description": "Grows with every change of the query's state; order states by it. A new query entry (also one re-created by queries.remove) starts at 1.",
+                    "description": "Grows with every change of the query's state; order states by it. Monotonic per key for the daemon's life: an entry made again after queries.remove or garbage collection starts above every version its key had.",
                     "minimum": 1,
                     "type": "integer"
                   }
@@ -690,6 +709,7 @@ enum OpenRPCDocument {
                   "fetchStatus",
                   "dataUpdatedAt",
                   "dataUpdateCount",
+                  "epoch",
                   "error",
                   "errorUpdatedAt",
                   "errorUpdateCount",
@@ -731,16 +751,13 @@ enum OpenRPCDocument {
                 ]
               },
               "RequestId": {
-                "description": "A JSON-RPC id.",
+                "description": "A JSON-RPC request id: a string or a number (protocol 2 refuses null).",
                 "oneOf": [
                   {
                     "type": "string"
                   },
                   {
                     "type": "number"
-                  },
-                  {
-                    "type": "null"
                   }
                 ]
               },
@@ -825,16 +842,19 @@ enum OpenRPCDocument {
             }
           },
           "info": {
-            "description": "TanStack Query v5's cache as a daemon: newline-delimited JSON-RPC 2.0 over a Unix socket. info.version is the protocol version. Params are by name (only the test.* fixtures also take arrays); members a method does not know, in params, options, defaults and filter, are rejected with -32602. The full specification is the protocol/ folder.",
+            "description": "TanStack Query v5's cache as a daemon: newline-delimited JSON-RPC 2.0 over a Unix socket. info.version is the protocol version (this daemon speaks 1 and 2; server.hello negotiates). Params are by name (only the test.* fixtures also take arrays); members a method does not know, in params, options, defaults and filter, are rejected with -32602, except _meta, which every params object may carry (an object, ignored; anything else is -32602 with field _meta). Request ids are strings or numbers: a null id, or the id of a request of the same connection that is still pending, is -32600. Methods that may wait (query.fetch, query.ensure, query.refetch, query.fetchNextPage, query.fetchPreviousPage, mutation.run) are refused with -32600 inside a batch. Errors -32002, -32003 and -32006 carry data.retryable (and data.retryAfterMs when known). Readers must ignore members, notifications and state fields they do not know; names are never reused. The full specification is the protocol/ folder.",
             "title": "queryd",
-            "version": "1"
+            "version": "2"
           },
           "methods": [
             {
-              "description": "Optional: no handshake is required. The client value is only logged; other members are rejected. capabilities lists every method this daemon serves and $/cancelRequest, sorted, then the feature names (feature:manual-clock when --manual-clock is on).",
+              "description": "Optional: no handshake is required, but clients send it on every connect. Negotiates the protocol: the result's protocol is the highest in both the daemon's range (1 to 2) and the client's protocol (2 when absent). No common version is -32602 with data {field:'protocol', reason, supported:{min,max}, requested}; a required capability the daemon lacks is -32602 with data {field:'require', reason, missing:[names]}. The client value is only logged; capabilities.requests (the server-to-client requests the client serves) is kept for the connection. capabilities lists every method this daemon serves, $/cancelRequest and fetch.progress, sorted, then the feature names (feature:manual-clock when --manual-clock is on), then the protocol-2 names.",
               "errors": [
                 {
                   "code": -32602,
+                  "data": {
+                    "description": "{field:'protocol', reason, supported, requested} when there is no common protocol or protocol is malformed (supported is always present); {field:'require', reason, missing} for missing capabilities; {field, reason} for other bad members."
+                  },
                   "message": "Invalid params"
                 }
               ],
@@ -848,6 +868,22 @@ enum OpenRPCDocument {
                         "name": "queryd-py",
                         "version": "0.1.0"
                       }
+                    },
+                    {
+                      "name": "protocol",
+                      "value": {
+                        "max": 2,
+                        "min": 1
+                      }
+                    },
+                    {
+                      "name": "capabilities",
+                      "value": {
+                        "requests": [
+                          "fetch",
+                          "mutate"
+                        ]
+                      }
                     }
                   ],
                   "result": {
@@ -855,10 +891,20 @@ enum OpenRPCDocument {
                     "value": {
                       "capabilities": [
                         "$/cancelRequest",
+                        "client.setFocused",
                         "clock.advance",
                         "clock.now",
+                        "events.emit",
+                        "fetch.progress",
                         "fetcher.register",
                         "fetcher.unregister",
+                        "mutation.run",
+                        "mutation.subscribe",
+                        "mutation.unsubscribe",
+                        "mutations.list",
+                        "mutator.register",
+                        "mutator.unregister",
+                        "network.setOnline",
                         "queries.cancel",
                         "queries.invalidate",
                         "queries.list",
@@ -868,6 +914,8 @@ enum OpenRPCDocument {
                         "query.cancel",
                         "query.ensure",
                         "query.fetch",
+                        "query.fetchNextPage",
+                        "query.fetchPreviousPage",
                         "query.get",
                         "query.prefetch",
                         "query.refetch",
@@ -880,9 +928,18 @@ enum OpenRPCDocument {
                         "server.hello",
                         "server.ping",
                         "server.stats",
-                        "feature:manual-clock"
+                        "feature:manual-clock",
+                        "option:push",
+                        "option:echo",
+                        "field:epoch",
+                        "field:dataVersion",
+                        "notification:$/closing",
+                        "param:cursor",
+                        "param:_meta"
                       ],
-                      "protocol": 1,
+                      "epoch": "5f0c6e2a9b1d4e73",
+                      "node": "buildhost:4121",
+                      "protocol": 2,
                       "server": "queryd",
                       "version": "0.1.0"
                     }
@@ -896,16 +953,67 @@ enum OpenRPCDocument {
                   "description": "Anything describing the client, usually {name, version}; only logged.",
                   "name": "client",
                   "schema": {}
+                },
+                {
+                  "description": "The protocol versions the client speaks: one integer, or {min, max} (either bound optional). Absent: any.",
+                  "name": "protocol",
+                  "schema": {
+                    "oneOf": [
+                      {
+                        "minimum": 1,
+                        "type": "integer"
+                      },
+                      {
+                        "additionalProperties": false,
+                        "properties": {
+                          "max": {
+                            "minimum": 1,
+                            "type": "integer"
+                          },
+                          "min": {
+                            "minimum": 1,
+                            "type": "integer"
+                          }
+                        },
+                        "type": "object"
+                      }
+                    ]
+                  }
+                },
+                {
+                  "description": "Capability names the client needs; any the daemon does not offer refuses the hello (-32602, data.missing).",
+                  "name": "require",
+                  "schema": {
+                    "items": {
+                      "type": "string"
+                    },
+                    "type": "array"
+                  }
+                },
+                {
+                  "description": "The client's own capabilities: requests lists the server-to-client requests it serves (e.g. fetch, mutate). Other members are the client's and are ignored.",
+                  "name": "capabilities",
+                  "schema": {
+                    "properties": {
+                      "requests": {
+                        "items": {
+                          "type": "string"
+                        },
+                        "type": "array"
+                      }
+                    },
+                    "type": "object"
+                  }
                 }
               ],
               "result": {
-                "description": "Server identity and capabilities.",
+                "description": "The chosen protocol, the daemon's identity and its capabilities.",
                 "name": "hello",
                 "schema": {
                   "$ref": "#/components/schemas/Hello"
                 }
               },
-              "summary": "Introduce the client; learn the server's version and capabilities."
+              "summary": "Negotiate the protocol; learn the daemon's version, node, epoch and capabilities."
             },
             {
               "description": "Answers {} at once; useful as a barrier after notifications.",
@@ -969,7 +1077,7 @@ enum OpenRPCDocument {
               "summary": "Daemon-wide counters."
             },
             {
-              "description": "Returns the OpenRPC 1.2.6 document of the protocol, listing exactly the methods served by this daemon (clock.* only with --manual-clock, test.* only with --test-methods; $/cancelRequest and fetch.progress always). queryd openrpc prints the full document.",
+              "description": "Returns the OpenRPC 1.3.0 document of the protocol, listing exactly the methods served by this daemon (clock.* only with --manual-clock, test.* only with --test-methods; $/cancelRequest and fetch.progress always). queryd openrpc prints the full document.",
               "errors": [],
               "examples": [
                 {
@@ -981,10 +1089,10 @@ enum OpenRPCDocument {
                     "value": {
                       "info": {
                         "title": "queryd",
-                        "version": "1"
+                        "version": "2"
                       },
                       "methods": [],
-                      "openrpc": "1.2.6"
+                      "openrpc": "1.3.0"
                     }
                   }
                 }
@@ -1281,6 +1389,7 @@ enum OpenRPCDocument {
                       ],
                       "dataUpdateCount": 1,
                       "dataUpdatedAt": 1700000000000,
+                      "epoch": "5f0c6e2a9b1d4e73",
                       "error": null,
                       "errorUpdateCount": 0,
                       "errorUpdatedAt": 0,
@@ -1378,6 +1487,7 @@ enum OpenRPCDocument {
                       ],
                       "dataUpdateCount": 1,
                       "dataUpdatedAt": 1700000000000,
+                      "epoch": "5f0c6e2a9b1d4e73",
                       "error": null,
                       "errorUpdateCount": 0,
                       "errorUpdatedAt": 0,
@@ -1580,6 +1690,7 @@ enum OpenRPCDocument {
                       ],
                       "dataUpdateCount": 1,
                       "dataUpdatedAt": 1700000000000,
+                      "epoch": "5f0c6e2a9b1d4e73",
                       "error": null,
                       "errorUpdateCount": 0,
                       "errorUpdatedAt": 0,
@@ -1670,6 +1781,7 @@ enum OpenRPCDocument {
                       },
                       "dataUpdateCount": 1,
                       "dataUpdatedAt": 1700000000000,
+                      "epoch": "5f0c6e2a9b1d4e73",
                       "error": null,
                       "errorUpdateCount": 0,
                       "errorUpdatedAt": 0,
@@ -1722,6 +1834,7 @@ enum OpenRPCDocument {
                       },
                       "dataUpdateCount": 2,
                       "dataUpdatedAt": 1700000000000,
+                      "epoch": "5f0c6e2a9b1d4e73",
                       "error": null,
                       "errorUpdateCount": 0,
                       "errorUpdatedAt": 0,
@@ -1813,6 +1926,7 @@ enum OpenRPCDocument {
                       "state": {
                         "dataUpdateCount": 0,
                         "dataUpdatedAt": 0,
+                        "epoch": "5f0c6e2a9b1d4e73",
                         "error": null,
                         "errorUpdateCount": 0,
                         "errorUpdatedAt": 0,
@@ -1917,6 +2031,7 @@ enum OpenRPCDocument {
                     "value": {
                       "dataUpdateCount": 0,
                       "dataUpdatedAt": 0,
+                      "epoch": "5f0c6e2a9b1d4e73",
                       "error": null,
                       "errorUpdateCount": 0,
                       "errorUpdatedAt": 0,
@@ -2072,6 +2187,7 @@ enum OpenRPCDocument {
                       ],
                       "dataUpdateCount": 2,
                       "dataUpdatedAt": 1700000005000,
+                      "epoch": "5f0c6e2a9b1d4e73",
                       "error": null,
                       "errorUpdateCount": 0,
                       "errorUpdatedAt": 0,
@@ -2245,6 +2361,7 @@ enum OpenRPCDocument {
                       },
                       "dataUpdateCount": 2,
                       "dataUpdatedAt": 1700000000000,
+                      "epoch": "5f0c6e2a9b1d4e73",
                       "error": null,
                       "errorUpdateCount": 0,
                       "errorUpdatedAt": 0,
@@ -2375,6 +2492,7 @@ enum OpenRPCDocument {
                       },
                       "dataUpdateCount": 3,
                       "dataUpdatedAt": 1700000000000,
+                      "epoch": "5f0c6e2a9b1d4e73",
                       "error": null,
                       "errorUpdateCount": 0,
                       "errorUpdatedAt": 0,
@@ -2787,6 +2905,7 @@ enum OpenRPCDocument {
                         ],
                         "dataUpdateCount": 1,
                         "dataUpdatedAt": 1700000000000,
+                        "epoch": "5f0c6e2a9b1d4e73",
                         "error": null,
                         "errorUpdateCount": 0,
                         "errorUpdatedAt": 0,
@@ -2817,6 +2936,7 @@ enum OpenRPCDocument {
                         ],
                         "dataUpdateCount": 1,
                         "dataUpdatedAt": 1700000002000,
+                        "epoch": "5f0c6e2a9b1d4e73",
                         "error": null,
                         "errorUpdateCount": 0,
                         "errorUpdatedAt": 0,
@@ -3745,7 +3865,7 @@ enum OpenRPCDocument {
               "x-gate": "test-methods"
             }
           ],
-          "openrpc": "1.2.6",
+          "openrpc": "1.3.0",
           "x-server-to-client": [
             {
               "description": "Answer with result {data} (data may be null) or with an error object (one failed attempt; retries follow the query's retry options). A result without a data member, or one that is not an object, fails the attempt with {code:-32602, message:'data is undefined'}, and the retry rules apply; a malformed answer fails it with {code:-32600, message:'Malformed response', data:{reason}}. Ids are positive integers counted per connection.",
@@ -3910,7 +4030,7 @@ enum OpenRPCDocument {
               "x-kind": "notification"
             },
             {
-              "description": "Sent to the subscribing connection after the query.subscribe (or query.setOptions) reply, only when the subscription's state differs from the last one sent. Coalesced: a queued, unwritten notification keeps its place in the output and carries the newest state, so intermediate states can be skipped; order by state.version (it never decreases while the subscription stays on the same query entry).",
+              "description": "Sent to the subscribing connection after the query.subscribe (or query.setOptions) reply, only when the subscription's state differs from the last one sent. Coalesced: a queued, unwritten notification keeps its place in the output and carries the newest state, so intermediate states can be skipped; order by state.version (it never decreases for a key while state.epoch stays the same).",
               "examples": [
                 {
                   "name": "changed",
@@ -3927,6 +4047,7 @@ enum OpenRPCDocument {
                         ],
                         "dataUpdateCount": 1,
                         "dataUpdatedAt": 1700000000000,
+                        "epoch": "5f0c6e2a9b1d4e73",
                         "error": null,
                         "errorUpdateCount": 0,
                         "errorUpdatedAt": 0,
@@ -4008,6 +4129,14 @@ enum OpenRPCDocument {
                       "patch"
                     ],
                     "type": "object"
+                  }
+                },
+                {
+                  "description": "true: the state is a fresh start for this subscription; discard what was derived from earlier pushes (e.g. a patch base). Reserved for a cluster resync: this daemon never sends it (within one daemon's life versions only grow).",
+                  "name": "resync",
+                  "required": false,
+                  "schema": {
+                    "type": "boolean"
                   }
                 }
               ],
@@ -4103,7 +4232,9 @@ enum OpenRPCDocument {
                   "type": "object"
                 }
               },
-              "summary": "One attempt of a mutation, sent to the chosen mutator."
+              "summary": "One attempt of a mutation, sent to the chosen mutator.",
+              "x-direction": "server-to-client",
+              "x-kind": "request"
             },
             {
               "description": "Sent to mutation.subscribe subscriptions; the latest state per (subscription, mutation) is written.",
@@ -4157,7 +4288,9 @@ enum OpenRPCDocument {
                   }
                 }
               ],
-              "summary": "A watched mutation changed (notification)."
+              "summary": "A watched mutation changed (notification).",
+              "x-direction": "server-to-client",
+              "x-kind": "notification"
             }
           ]
         }

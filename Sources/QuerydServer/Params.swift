@@ -25,15 +25,23 @@ struct Params {
         }
     }
 
-    /// Refuses positional params and members other than `allowed`. The names are compile-time
-    /// constants compared byte by byte, so the usual call (a literal list) allocates and hashes nothing.
+    /// Refuses positional params and members other than `allowed` and the reserved `_meta` (an
+    /// object every params object may carry, ignored). The names are compile-time constants compared
+    /// byte by byte, so the usual call (a literal list) allocates and hashes nothing.
     func expect(_ allowed: [StaticString]) throws(RPCError) {
         if case .array = raw { throw Params.invalid("params", "must be an object (by-name params)") }
         for name in members.keys where !Params.contains(allowed, name) {
+            if name == Params.meta {
+                guard case .object? = members[name] else { throw Params.invalid(name, "must be an object") }
+                continue
+            }
             let expected = Set(allowed.map { $0.description }).sorted().joined(separator: ", ")
             throw Params.invalid(name, "unknown parameter; expected \(expected)")
         }
     }
+
+    /// The member reserved in every params object for tracing ids, deadlines and progress tokens.
+    static let meta = "_meta"
 
     /// Whether `name` is one of `names`, with `String` equality. An ASCII name equals another
     /// ASCII name exactly when their bytes do, so that case compares bytes; a name with other

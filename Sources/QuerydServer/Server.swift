@@ -47,7 +47,7 @@ public final class Server {
     public init(configuration: ServerConfiguration, clock: any CacheClock, logger: Logger) {
         self.configuration = configuration
         self.scheduler = TimerScheduler(clock: clock)
-        self.cache = QueryCache(scheduler: scheduler)
+        self.cache = QueryCache(scheduler: scheduler, epoch: CacheEpoch(configuration.epoch))
         cache.maxDataBytes = configuration.maxDataBytes
         self.mutations = MutationCache(queries: cache)
         self.manualClock = configuration.manualClock ? clock as? ManualClock : nil
@@ -118,9 +118,8 @@ public final class Server {
     public func shutdown() {
         guard !isShuttingDown else { return }
         isShuttingDown = true
-        let failure = RPCError(.cancelledByServer, data: ["reason": "shutdown"])
         for session in sessions.values {
-            session.failDeferred(failure)
+            session.failDeferred(.shutdown)
             session.closeRequested = true
             markDirty(session)
         }
@@ -130,7 +129,7 @@ public final class Server {
     /// Runs `method` for a request (or notification, when `reply.id` is nil).
     func dispatch(method: String, params: JSONValue?, reply: PendingReply, session: Session) {
         if isShuttingDown {
-            reply.fail(RPCError(.cancelledByServer, data: ["reason": "shutdown"]))
+            reply.fail(.shutdown)
             return
         }
         guard let entry = methods.entry(for: method) else {

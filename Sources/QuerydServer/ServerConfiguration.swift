@@ -1,6 +1,8 @@
-// The daemon's limits and switches, as given on the `queryd serve` command line, and the -32006
-// error a request gets when it would pass one of the per-connection limits.
+// The daemon's limits, switches and identity (version, epoch, node), as given on the `queryd serve`
+// command line, and the errors a request gets when it would pass a limit (-32006) or arrives at
+// shutdown (-32003), each saying whether to retry.
 
+import QuerydCore
 import QuerydJSON
 public import QuerydRPC
 
@@ -42,14 +44,33 @@ public struct ServerConfiguration: Sendable {
     public var testMethods = false
     /// The version reported by `server.hello`.
     public var version = "0.1.0"
+    /// The cache generation named by `server.hello` and every state (`epoch`): random at each
+    /// start unless the daemon passes one it kept (with `--persist`).
+    public var epoch = CacheEpoch.random().text
+    /// This daemon's name in `server.hello` (`node`): `<host name>:<pid>` unless configured.
+    public var node = NodeName.hostAndProcess()
 
     public init() {}
 }
 
 extension RPCError {
     /// The -32006 reply for a request that would pass a limit:
-    /// `{"code":-32006,"message":"Limit exceeded","data":{"limit":"<flag>","max":n}}`.
+    /// `{"code":-32006,"message":"Limit exceeded","data":{"limit":"<flag>","max":n,"retryable":b}}`.
     public static func limitExceeded(_ flag: String, max: Int) -> RPCError {
-        RPCError(.limitExceeded, data: ["limit": .string(flag), "max": .number(JSONNumber(max))])
+        RPCError(
+            .limitExceeded,
+            data: [
+                "limit": .string(flag), "max": .number(JSONNumber(max)),
+                "retryable": .bool(retryableLimits.contains(flag)),
+            ])
     }
+
+    /// The limits a request may pass when sent again unchanged: other connections close, the
+    /// connection's own waiting requests settle. The others hold until the client changes
+    /// something (releases a subscription, sends a smaller batch).
+    static let retryableLimits: Set<String> = ["max-connections", "max-pending-requests-per-connection"]
+
+    /// The -32003 for a request waiting at shutdown or arriving during it: retryable once the
+    /// client has reconnected to a daemon that is running.
+    public static let shutdown = RPCError(.cancelledByServer, data: ["reason": "shutdown", "retryable": true])
 }

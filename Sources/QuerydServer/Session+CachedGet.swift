@@ -15,8 +15,9 @@ extension Session {
     /// Unlike a general-path answer this does not check whether the connection may now close:
     /// lines are handled here only before the peer's end of input is seen, when it may not.
     func answerCachedGet(_ line: UnsafeRawBufferPointer) -> Bool {
-        // At shutdown every request gets the shutdown error, from the general path.
-        guard !server.isShuttingDown,
+        // At shutdown every request gets the shutdown error, and while a request waits its id may
+        // be reused (refused), both from the general path.
+        guard !server.isShuttingDown, !hasDeferredAnswers,
             let request = GetRequestScanner.scan(line, maxDepth: server.configuration.maxDepth)
         else { return false }
         let query: Query

@@ -64,8 +64,10 @@ public final class Session {
     /// Only `receive` and `receiveEOF` touch it, and line handling never reaches them again, so
     /// the access that spans a whole read is not checked for exclusivity.
     @exclusivity(unchecked) private var framer: LineFramer
-    /// Client requests answered later (waiting on the cache), by id, for `$/cancelRequest`.
-    private var deferred: [RPCID: PendingReply] = [:]
+    /// Client requests answered later (waiting on the cache), by id, for `$/cancelRequest`. Every
+    /// access is one subscript or a copy (`values` is copied before it is iterated), never spanning a
+    /// call that could reach it again, so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) private var deferred: [RPCID: PendingReply] = [:]
     /// Server-to-client requests awaiting an answer, by request id, with what to do with it.
     private var outgoing: [Int: (Result<JSONValue, RPCError>) -> Void] = [:]
     /// The request carrying each fetch attempt.
@@ -86,6 +88,8 @@ public final class Session {
     /// Subscriptions and fetcher/mutator registrations this connection holds (for the limits).
     var subscriptionCount = 0
     var registrationCount = 0
+    /// What the client settled in `server.hello` (nil until it greets).
+    var greeting: ClientGreeting?
     /// Scratch space for the canonical key of a `query.get` line (see Session+CachedGet.swift).
     /// Only `Session.cachedAnswer` touches it, with no call back into the session meanwhile, so its
     /// accesses are not checked for exclusivity (a check costs more than the rest of the lookup).
@@ -215,7 +219,7 @@ public final class Session {
             outbox.appendLine { RPCWriter.error(id: nil, error: .limitExceeded("max-batch", max: maxBatch), to: &$0) }
             return
         }
-        let decoded = members.map(RPCDecoding.decode)
+        let decoded = members.map { BatchMembers.admit(RPCDecoding.decode($0)) }
         let expected = decoded.reduce(0) { count, outcome in Session.needsAnswer(outcome) ? count + 1 : count }
         let collector = expected > 0 ? BatchReply(link: link, expected: expected) : nil
         // Pushes caused by the batch are written after its reply line when the batch completes
@@ -264,6 +268,10 @@ public final class Session {
             reply.fail(.invalidRequest(invalid.reason))
         case .success(.request(let request)):
             let reply = PendingReply(id: request.id, link: link, batch: batch, slot: slot)
+            if hasDeferredAnswers, deferred[request.id] != nil {
+                reply.fail(.invalidRequest("id \(request.id) is in use by a pending request of this connection"))
+                return
+            }
             server.dispatch(method: request.method, params: request.params, reply: reply, session: self)
         case .success(.notification(let notification)):
             if notification.method == "$/cancelRequest" {
@@ -293,6 +301,9 @@ public final class Session {
         reply.waiter = waiter
         deferred[id] = reply
     }
+
+    /// Whether a request of this connection waits for its answer (its id is in use until then).
+    var hasDeferredAnswers: Bool { !deferred.isEmpty }
 
     /// Called once a request has been answered.
     func replyFinished(_ reply: PendingReply) {

@@ -153,9 +153,8 @@ final class Daemon {
     /// The -32006 line (with its newline) of a connection refused for the connection limit.
     private var tooManyConnectionsLine: [UInt8] {
         var line: [UInt8] = []
-        let error = RPCError(
-            .limitExceeded, "Too many connections",
-            data: ["limit": "max-connections", "max": .number(JSONNumber(configuration.maxConnections))])
+        var error = RPCError.limitExceeded("max-connections", max: configuration.maxConnections)
+        error.message = "Too many connections"
         RPCWriter.error(id: nil, error: error, to: &line)
         line.append(UInt8(ascii: "\n"))
         return line

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Daemon lifecycle")
 struct DaemonLifecycleTests {
-    @Test("SIGTERM with a query.fetch in flight: -32003 {reason: shutdown}, socket unlinked, exit 0")
+    @Test("SIGTERM with a query.fetch in flight: -32003 {reason: shutdown, retryable}, socket unlinked, exit 0")
     func sigtermAnswersInFlightRequests() throws {
         let daemon = try DaemonProcess(flags: ["--manual-clock"])
         let fetcher = try daemon.connect()
@@ -21,7 +21,10 @@ struct DaemonLifecycleTests {
             try caller.awaitResponse(id: callID),
             [
                 "jsonrpc": "2.0", "id": callID,
-                "error": ["code": -32003, "message": "Cancelled by the server", "data": ["reason": "shutdown"]],
+                "error": [
+                    "code": -32003, "message": "Cancelled by the server",
+                    "data": ["reason": "shutdown", "retryable": true],
+                ],
             ])
         try caller.expectEndOfStream()
         #expect(access(daemon.socketPath, F_OK) != 0, "the socket file must be removed at shutdown")

@@ -76,16 +76,15 @@ struct FaultIntegrationTests {
         #expect(try daemon.stop() == .exited(0))
     }
 
-    @Test func aCallerVanishingMidBatchLeavesNoWaiter() throws {
+    @Test func aCallerVanishingWhileWaitingLeavesNoWaiter() throws {
         let daemon = try DaemonProcess(flags: ["--manual-clock"])
         let fetcher = try daemon.connect()
         let fid = try fetcher.registerFetcher(["k"])
         let caller = try daemon.connect()
-        try caller.send(
-            #"[{"jsonrpc":"2.0","id":1,"method":"query.fetch","params":{"key":["k"]}},"#
-                + #"{"jsonrpc":"2.0","id":2,"method":"server.ping"}]"#)
+        try caller.send(#"{"jsonrpc":"2.0","id":1,"method":"query.fetch","params":{"key":["k"]}}"#)
+        try caller.send(#"{"jsonrpc":"2.0","id":2,"method":"server.ping"}"#)
         let request = try fetcher.expectFetch(fetcher: fid, key: ["k"])
-        // On a Unix socket a vanished peer reads as end of input: the batch is finished, its
+        // On a Unix socket a vanished peer reads as end of input: the wait is finished, its
         // reply cannot be delivered, and the connection is gone.
         caller.close()
         try fetcher.respond(id: request, result: ["data": 1])

@@ -9,7 +9,7 @@ extension HostileInput {
             .line("[" + Array(repeating: HostileInput.ping, count: 11).joined(separator: ",") + "]"),
             replies: [
                 #"{"jsonrpc":"2.0","id":null,"error":{"code":-32006,"message":"Limit exceeded","da"#
-                    + #"ta":{"limit":"max-batch","max":10}}}"#
+                    + #"ta":{"limit":"max-batch","max":10,"retryable":false}}}"#
             ]),
         HostileInput(
             32, "a batch of notifications writes nothing", .open,
@@ -116,10 +116,11 @@ extension HostileInput {
                 invalidRequest(#"null"#, #"id must be a string, a number or null"#)
             ]),
         HostileInput(
-            48, "a null id is a request answered with id null", .open,
+            48, "a null id is refused as a request id, answered with id null", .open,
             .line(#"{"jsonrpc":"2.0","id":null,"method":"server.ping"}"#),
             replies: [
-                result(#"null"#, #"{}"#)
+                #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":{"reas"#
+                    + #"on":"a request id must be a string or a number, not null"}}}"#
             ]),
         HostileInput(
             49, "a fractional id is echoed", .open,

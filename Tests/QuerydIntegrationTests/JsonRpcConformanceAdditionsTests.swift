@@ -6,10 +6,13 @@ import Testing
 
 @Suite("JSON-RPC conformance: additions (C16-C30) and framing")
 struct JsonRpcConformanceAdditionsTests {
-    @Test("C16 null id is a request, not a notification")
+    @Test("C16 a null id is not a notification: protocol 2 refuses it as a request id (-32600, id null)")
     func nullID() throws {
         try withDaemon { _, client in
-            expectResult(try client.exchange(#"{"jsonrpc":"2.0","method":"server.ping","id":null}"#), [:], id: nil)
+            let reply = try client.exchange(#"{"jsonrpc":"2.0","method":"server.ping","id":null}"#)
+            expectError(reply, code: -32600, id: nil)
+            #expect(reply.member("error")?.member("data")?.member("reason") != nil)
+            try client.expectHealthy()
         }
     }
 
@@ -71,12 +74,13 @@ struct JsonRpcConformanceAdditionsTests {
             expectError(try client.exchange(#"{"jsonrpc":"2.0","method":"rpc.nope","id":1}"#), code: -32601, id: 1)
             let document = try client.exchange(#"{"jsonrpc":"2.0","method":"rpc.discover","id":2}"#)
             let result = document.member("result")
-            #expect(result?.member("openrpc") == "1.2.6", "\(document.encodedString)")
+            #expect(result?.member("openrpc") == "1.3.0", "\(document.encodedString)")
             let listed = Set((result?.member("methods")?.asArray ?? []).compactMap { $0.member("name")?.asString })
             let hello = try client.result("server.hello", [:])
             let capabilities = (hello.member("capabilities")?.asArray ?? []).compactMap(\.asString)
             #expect(capabilities.contains("feature:manual-clock"), "\(hello.encodedString)")
-            let methods = Set(capabilities.filter { !$0.hasPrefix("feature:") })
+            // Method names have no colon; feature, option, field, notification and param names do.
+            let methods = Set(capabilities.filter { !$0.contains(":") || $0.hasPrefix("$/") })
             #expect(listed == methods, "rpc.discover \(listed.sorted()) vs capabilities \(methods.sorted())")
             for name in ["server.ping", "query.fetch", "clock.advance", "test.subtract", "test.echo"] {
                 #expect(listed.contains(name), "rpc.discover lacks \(name)")
@@ -160,13 +164,13 @@ struct JsonRpcConformanceAdditionsTests {
         try withDaemon { _, client in
             let reply = try client.exchange(
                 #"[{"jsonrpc":"2.0","method":"server.ping","id":"p"},{"jsonrpc":"2.0","method":"test.sum","params":[1,2],"id":7},"#
-                    + #"{"jsonrpc":"2.0","method":"test.echo","params":{"x":[]},"id":null},{"jsonrpc":"2.0","method":"nope","id":8}]"#
+                    + #"{"jsonrpc":"2.0","method":"test.echo","params":{"x":[]},"id":"e"},{"jsonrpc":"2.0","method":"nope","id":8}]"#
             )
             expectJSON(
                 reply,
                 json(
                     #"[{"jsonrpc":"2.0","id":"p","result":{}},{"jsonrpc":"2.0","id":7,"result":3},"#
-                        + #"{"jsonrpc":"2.0","id":null,"result":{"x":[]}},"#
+                        + #"{"jsonrpc":"2.0","id":"e","result":{"x":[]}},"#
                         + #"{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"$any","data":"$optional"}}]"#),
                 unordered: true)
             try client.expectSilence()

@@ -6,12 +6,12 @@ import Testing
 
 @Suite("Limits")
 struct LimitsIntegrationTests {
-    static func limit(_ id: JSONValue, _ flag: String, _ max: Int) -> JSONValue {
+    static func limit(_ id: JSONValue, _ flag: String, _ max: Int, retryable: Bool = false) -> JSONValue {
         [
             "jsonrpc": "2.0", "id": id,
             "error": [
                 "code": -32006, "message": "Limit exceeded",
-                "data": ["limit": .string(flag), "max": .number(JSONNumber(max))],
+                "data": ["limit": .string(flag), "max": .number(JSONNumber(max)), "retryable": .bool(retryable)],
             ],
         ]
     }
@@ -30,7 +30,9 @@ struct LimitsIntegrationTests {
         #expect(try client.awaitResponse(id: register) == Self.limit(register, "max-registrations-per-connection", 1))
         let waiting = try client.sendRequest("query.fetch", ["key": ["nobody"]])
         let refused = try client.sendRequest("query.fetch", ["key": ["nobody", 2]])
-        #expect(try client.awaitResponse(id: refused) == Self.limit(refused, "max-pending-requests-per-connection", 1))
+        #expect(
+            try client.awaitResponse(id: refused)
+                == Self.limit(refused, "max-pending-requests-per-connection", 1, retryable: true))
         try client.send(
             #"[{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","method":"y"},{"jsonrpc":"2.0","method":"z"}]"#)
         #expect(try client.readJSON() == Self.limit(nil, "max-batch", 2))

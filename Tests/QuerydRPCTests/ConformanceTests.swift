@@ -111,9 +111,9 @@ struct ConformanceTests {
         #expect(outcomes(line) == [.batch([.notification("notify_sum"), .notification("notify_hello")])])
     }
 
-    @Test("C16: a null id makes a request, not a notification")
+    @Test("C16: a null id is not a notification; protocol 2 refuses it as a request id (-32600, id null)")
     func nullID() {
-        #expect(outcomes(#"{"jsonrpc":"2.0","method":"ping","id":null}"#) == [.request(.null, "ping")])
+        #expect(outcomes(#"{"jsonrpc":"2.0","method":"ping","id":null}"#) == [.invalid(.null)])
     }
 
     @Test("C17: numeric ids of every shape are requests")

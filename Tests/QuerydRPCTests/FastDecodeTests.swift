@@ -30,7 +30,7 @@ struct FastDecodeTests {
                 == .success(.response(RPCResponse(id: "s:1", outcome: .success([1, ["a": .null]])))))
         #expect(
             fast(#"{"jsonrpc":"2.0","id":null,"method":"m","params":[]}"#)
-                == .success(.request(RPCRequest(id: .null, method: "m", params: []))))
+                == .failure(RPCInvalid(id: .null, reason: "a request id must be a string or a number, not null")))
         #expect(
             fast(#"{"jsonrpc":"2.0","id":9007199254740993,"method":"m"}"#)
                 == .success(.request(RPCRequest(id: .number(JSONNumber(Int64(9_007_199_254_740_993))), method: "m"))))

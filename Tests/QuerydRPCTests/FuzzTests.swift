@@ -64,9 +64,12 @@ struct FuzzTests {
             switch Int.random(in: 0..<4, using: &random) {
             case 0:
                 RPCWriter.request(id: id, method: method, params: param, to: &out)
-                #expect(
-                    RPCDecoding.decode(try JSONParser.parse(out))
-                        == .success(.request(RPCRequest(id: id, method: method, params: param))))
+                // A null request id is refused (its reply echoes null).
+                let expected: Result<RPCMessage, RPCInvalid> =
+                    id == .null
+                    ? .failure(RPCInvalid(id: .null, reason: "a request id must be a string or a number, not null"))
+                    : .success(.request(RPCRequest(id: id, method: method, params: param)))
+                #expect(RPCDecoding.decode(try JSONParser.parse(out)) == expected)
             case 1:
                 RPCWriter.notification(method: method, params: param, to: &out)
                 #expect(

@@ -8,7 +8,10 @@ import Testing
 struct IDEchoTests {
     static let idTexts = ["0", "-7", "1.5", "9007199254740993", #""1""#, "null", #""""#, #""s:17""#]
 
-    @Test("a request's id is written back byte for byte in results and errors", arguments: idTexts)
+    /// The ids a request may carry (`null` is refused as a request id; its refusal echoes it).
+    static let requestIDTexts = idTexts.filter { $0 != "null" }
+
+    @Test("a request's id is written back byte for byte in results and errors", arguments: requestIDTexts)
     func echoed(idText: String) throws {
         let line = #"{"jsonrpc":"2.0","method":"ping","id":\#(idText)}"#
         guard case .success(.request(let request)) = try decode(line) else {

@@ -96,7 +96,7 @@ import Testing
         #expect(caller.drain().first?["result"]?["data"] == true)
     }
 
-    @Test func aCallerVanishingMidBatchLeavesNoWaiter() {
+    @Test func aWaitingMethodInABatchIsRefusedAndStartsNothing() {
         let test = TestServer()
         let fetcher = test.connect()
         #expect(fetcher.call("fetcher.register", ["key": ["k"], "cancellable": true])?["fetcher"] == 1)
@@ -104,17 +104,15 @@ import Testing
         let batch =
             #"[{"jsonrpc":"2.0","id":1,"method":"query.fetch","params":{"key":["k"]}},"#
             + #"{"jsonrpc":"2.0","id":2,"method":"server.ping"}]"#
-        #expect(caller.send(batch + "\n").isEmpty)
-        let fetch = fetcher.drain()
-        #expect(fetch.first?["method"] == "fetch")
-        let fetchID = fetch.first?["id"] ?? nil
-        caller.session.transportClosed()
-        // The only waiter left: the cancellable fetcher is told, and nothing is pending.
-        let cancel = fetcher.drain()
-        #expect(cancel == [["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": fetchID]]])
+        let reply = caller.send(batch + "\n")
+        // One line at once: the fetch refused (-32600 with its id), the ping answered beside it.
+        #expect(reply.count == 1)
+        #expect(reply.first?[0]?["id"] == 1)
+        #expect(reply.first?[0]?["error"]?["code"] == -32600)
+        #expect(reply.first?[1] == ["jsonrpc": "2.0", "id": 2, "result": [:]])
+        // Nothing ran: no fetch was sent, nothing waits, no query was made.
+        #expect(fetcher.drain().isEmpty)
         #expect(fetcher.call("server.stats")?["pendingRequests"] == 0)
-        // A late answer to the withdrawn request is ignored.
-        #expect(FaultTests.respond(fetcher, id: fetchID, result: ["data": 1]).isEmpty)
-        #expect(fetcher.call("server.ping") == [:])
+        #expect(fetcher.call("server.stats")?["queries"] == 0)
     }
 }

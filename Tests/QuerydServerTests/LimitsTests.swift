@@ -7,13 +7,13 @@ import Testing
 @testable import QuerydServer
 
 @Suite struct LimitsTests {
-    /// The -32006 reply for request `id` refused by limit `flag`.
-    static func limitReply(_ id: JSONValue, _ flag: String, max: Int) -> JSONValue {
+    /// The -32006 reply for request `id` refused by limit `flag` (retryable: sent again unchanged it may pass).
+    static func limitReply(_ id: JSONValue, _ flag: String, max: Int, retryable: Bool = false) -> JSONValue {
         [
             "jsonrpc": "2.0", "id": id,
             "error": [
                 "code": -32006, "message": "Limit exceeded",
-                "data": ["limit": .string(flag), "max": .number(JSONNumber(max))],
+                "data": ["limit": .string(flag), "max": .number(JSONNumber(max)), "retryable": .bool(retryable)],
             ],
         ]
     }
@@ -67,7 +67,7 @@ import Testing
         #expect(client.request("query.fetch", ["key": ["a"]]).isEmpty)
         #expect(client.request("query.fetch", ["key": ["b"]]).isEmpty)
         let refused = client.request("query.fetch", ["key": ["c"]])
-        #expect(refused == [LimitsTests.limitReply(3, "max-pending-requests-per-connection", max: 2)])
+        #expect(refused == [LimitsTests.limitReply(3, "max-pending-requests-per-connection", max: 2, retryable: true)])
         // The refused request's wait was withdrawn: two waiters remain.
         #expect(client.call("server.stats")?["pendingRequests"] == 2)
         // Requests answered at once are not affected by the limit.

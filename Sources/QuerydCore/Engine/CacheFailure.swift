@@ -29,14 +29,17 @@ public struct CacheFailure: Error, Sendable, Equatable {
         CacheFailure(code: -32001, message: "Fetch failed", data: fetcherError)
     }
 
-    /// No fetcher appeared for the key before the caller's timeout.
+    /// No fetcher appeared for the key before the caller's timeout (retryable: one may register).
     static func noFetcher(_ key: QueryKey) -> CacheFailure {
-        CacheFailure(code: -32002, message: "No fetcher", data: ["key": key.jsonValue])
+        CacheFailure(code: -32002, message: "No fetcher", data: ["key": key.jsonValue, "retryable": true])
     }
 
-    /// The fetch was cancelled and there was no data to fall back on.
+    /// The fetch was cancelled and there was no data to fall back on. Asking again is retryable
+    /// unless someone cancelled the fetch on purpose (`reason` "cancelled").
     static func cancelled(_ reason: String) -> CacheFailure {
-        CacheFailure(code: -32003, message: "Cancelled by the server", data: ["reason": .string(reason)])
+        CacheFailure(
+            code: -32003, message: "Cancelled by the server",
+            data: ["reason": .string(reason), "retryable": .bool(reason != "cancelled")])
     }
 
     /// Data whose encoding takes `bytes`, more than the `max` a query may hold (so that its replies

@@ -85,7 +85,6 @@ extension QueryCache {
             }
             let fresh = obtainQuery(query.key, options: query.lastOptions)
             fresh.gcTime = query.gcTime
-            fresh.continueVersion(after: query)
             fresh.kind = query.kind
             for subscription in query.subscriptions {
                 subscription.query = fresh

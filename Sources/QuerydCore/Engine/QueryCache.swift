@@ -47,14 +47,22 @@ public final class QueryCache {
     /// answer fails its fetch.
     public var maxDataBytes = Int.max
 
+    /// The cache generation every state names (`epoch`).
+    public let epoch: CacheEpoch
+    /// The highest version a query that left the cache had: a new query starts above it, so a
+    /// key's versions keep growing across `queries.remove` and garbage collection.
+    private var retiredVersion: UInt64 = 0
+
     private var lastSubscriptionID = 0
     private var lastFetcherID = 0
     private var lastAttemptID = 0
     private var lastWaiterToken = 0
 
-    /// A cache whose timers run on `scheduler` (and whose time is `scheduler.clock`).
-    public init(scheduler: TimerScheduler) {
+    /// A cache whose timers run on `scheduler` (and whose time is `scheduler.clock`), naming
+    /// `epoch` in its states.
+    public init(scheduler: TimerScheduler, epoch: CacheEpoch = .random()) {
         self.scheduler = scheduler
+        self.epoch = epoch
     }
 
     var now: Int64 { scheduler.clock.now }
@@ -106,6 +114,7 @@ public final class QueryCache {
             return existing
         }
         let query = Query(key: key.compacted, options: share(options), now: now)
+        query.continueVersion(after: retiredVersion)
         queries.insert(query)
         return query
     }
@@ -114,6 +123,7 @@ public final class QueryCache {
     func forget(_ query: Query) {
         guard queries.remove(query) else { return }
         query.isForgotten = true
+        retiredVersion = max(retiredVersion, query.version)
         sharedViews.forget(query)
         observer?.queryRemoved(query.key)
         queriesWaitingForFetcher[query.key] = nil
@@ -175,7 +185,7 @@ public final class QueryCache {
             errorUpdatedAt: state.errorUpdatedAt, errorUpdateCount: state.errorUpdateCount,
             failureCount: state.failureCount, failureReason: state.failureReason,
             isInvalidated: state.isInvalidated, isStale: isStale, isPlaceholderData: false, version: query.version,
-            observers: nil, infinite: nil, encodedData: nil, dataVersion: query.hasData ? query.dataVersion : nil)
+            observers: nil, infinite: nil, encodedData: nil, dataVersion: query.hasData ? query.dataVersion : nil, encodedEpoch: epoch.encoded)
     }
 
     /// A subscription's current view.

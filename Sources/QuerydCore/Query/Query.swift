@@ -114,10 +114,12 @@ public final class Query: DeadlineMember, QueryIndexElement {
     /// Marks a change that is not in the state (a view turning stale), so it gets its own version.
     func bumpVersion() { version += 1 }
 
-    /// Continues the version sequence of the query this one replaces, so it never goes backwards.
-    func continueVersion(after previous: Query) {
-        version = max(version, previous.version + 1)
-        // Data that came with the new query (initialData) is new data: no version of the old one names it.
+    /// Starts above `retired`, the highest version of the queries that left the cache, so a key's
+    /// versions never go backwards when its entry is removed and made again.
+    func continueVersion(after retired: UInt64) {
+        version = max(version, retired + 1)
+        // Data that came with the new query (initialData) is new data: no version of an earlier
+        // query of this key names it.
         if hasData { markDataChanged() }
     }
 

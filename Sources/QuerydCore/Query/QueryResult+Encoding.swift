@@ -36,6 +36,7 @@ extension QueryResult {
         writer.int("dataUpdateCount", Int64(dataUpdateCount))
         writer.int("dataUpdatedAt", dataUpdatedAt)
         if shape.hasDataVersion, let dataVersion { writer.int("dataVersion", Int64(truncatingIfNeeded: dataVersion)) }
+        writer.raw("epoch", encodedEpoch)
         writer.value("error", error ?? .null)
         writer.int("errorUpdateCount", Int64(errorUpdateCount))
         writer.int("errorUpdatedAt", errorUpdatedAt)

@@ -32,6 +32,8 @@ public struct QueryResult: Sendable {
     /// The query's `dataVersion` (nil when the query has no data); written only in the `meta` and
     /// `patch` shapes, and, like `version`, left out of equality.
     public var dataVersion: UInt64?
+    /// The cache's epoch as a JSON string (`CacheEpoch.encoded`, shared, never encoded per state).
+    var encodedEpoch: [UInt8]
 
     public var isPending: Bool { status == .pending }
     public var isSuccess: Bool { status == .success }
@@ -58,7 +60,7 @@ public struct QueryResult: Sendable {
 extension QueryResult {
     /// The names of the state object's fields, as `notifyOnChangeProps` lists them.
     public static let fieldNames: Set<String> = [
-        "key", "status", "fetchStatus", "data", "dataUpdatedAt", "dataUpdateCount", "error", "errorUpdatedAt",
+        "key", "status", "fetchStatus", "data", "dataUpdatedAt", "dataUpdateCount", "epoch", "error", "errorUpdatedAt",
         "errorUpdateCount", "failureCount", "failureReason", "isInvalidated", "isStale", "isPlaceholderData",
         "isLoading", "isFetching", "isRefetching", "isSuccess", "isError", "isPending", "isPaused", "isFetched",
         "version", "hasNextPage", "hasPreviousPage", "isFetchingNextPage", "isFetchingPreviousPage",
@@ -76,6 +78,7 @@ extension QueryResult {
             case "data": return data != other.data
             case "dataUpdatedAt": return dataUpdatedAt != other.dataUpdatedAt
             case "dataUpdateCount": return dataUpdateCount != other.dataUpdateCount
+            case "epoch": return encodedEpoch != other.encodedEpoch
             case "error": return error != other.error
             case "errorUpdatedAt": return errorUpdatedAt != other.errorUpdatedAt
             case "errorUpdateCount": return errorUpdateCount != other.errorUpdateCount

@@ -13,14 +13,21 @@ enum ServerMethods {
     ]
 
     static func hello(_ call: MethodCall) throws(RPCError) {
-        try call.params.expect(["client"])
-        var capabilities = (call.server.methods.names + Server.protocolNotifications).sorted().map {
-            JSONValue.string($0)
-        }
+        try call.params.expect(["client", "protocol", "require", "capabilities"])
+        let version = try Negotiation.protocolVersion(call.params["protocol"])
+        let requests = try Negotiation.clientRequests(call.params["capabilities"])
+        var capabilities = (call.server.methods.names + Server.protocolNotifications).sorted()
         if call.server.configuration.manualClock { capabilities.append("feature:manual-clock") }
+        capabilities += Negotiation.protocol2Capabilities
+        try Negotiation.checkRequired(call.params["require"], offered: capabilities)
+        call.session.greeting = ClientGreeting(protocolVersion: version, requests: requests)
+        let client = call.params["client"]?.encodedString ?? "(not given)"
+        call.server.logger.info(
+            "connection \(call.session.connection): client \(client), protocol \(version), serves \(requests)")
         call.reply.succeed([
-            "server": "queryd", "version": .string(call.server.configuration.version), "protocol": 1,
-            "capabilities": .array(capabilities),
+            "server": "queryd", "version": .string(call.server.configuration.version),
+            "protocol": .number(JSONNumber(version)), "capabilities": .array(capabilities.map(JSONValue.string)),
+            "node": .string(call.server.configuration.node), "epoch": .string(call.cache.epoch.text),
         ])
     }
 

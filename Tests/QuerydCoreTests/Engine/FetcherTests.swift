@@ -63,7 +63,9 @@ import Testing
         h.advance(499)
         #expect(caller.results.isEmpty)
         h.advance(1)
-        #expect(caller.failure == CacheFailure(code: -32002, message: "No fetcher", data: ["key": ["p"]]))
+        #expect(
+            caller.failure
+                == CacheFailure(code: -32002, message: "No fetcher", data: ["key": ["p"], "retryable": true]))
         #expect(h.stateText(key("p")) == "pending/idle")
         h.register("p")
         #expect(h.sends.isEmpty)

@@ -248,7 +248,10 @@ final class LineClient {
             let line = try readLine(timeout: window)
             throw IntegrationError("expected silence, got: \(line)")
         } catch let error as IntegrationError where error.kind == .timeout {}
-        let id = try sendRequest("server.ping", .object([:]))
+        // A string id of its own, so the probe never reuses an id a test or transcript has pending.
+        let id = JSONValue.string("silence-probe-\(nextID)")
+        nextID += 1
+        try send(JSONValue.object(["jsonrpc": "2.0", "id": id, "method": "server.ping", "params": [:]]).encodedString)
         let reply = try readJSON()
         guard reply.member("id") == id, reply.member("result") == .object([:]) else {
             throw IntegrationError("expected silence then the ping reply, got: \(reply.encodedString)")
