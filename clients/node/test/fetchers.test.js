@@ -79,7 +79,7 @@ describe('fetchers', () => {
       return true;
     });
     await assert.rejects(client.query.fetch(['fail', 'exception']), (error) => {
-      assert.deepEqual(error.data, { code: 1, message: 'bad input', data: { type: 'TypeError' } });
+      assert.deepEqual(error.data, { code: -32000, message: 'bad input', data: { type: 'TypeError' } });
       return true;
     });
     await assert.rejects(client.query.fetch(['fail', 'x'], { staleTime: '1s' }), (error) => {
@@ -145,7 +145,10 @@ describe('fetchers', () => {
 
   test('capabilities come from server.hello', async () => {
     const client = await Client.connect(daemon.socketPath);
-    assert.equal(client.serverInfo.protocol, 1);
+    assert.equal(client.serverInfo.protocol, 2);
+    const state = await client.query.set(['epoch-check'], { data: 1 });
+    assert.ok(client.epoch && client.serverInfo.node);
+    assert.equal(state.epoch, client.epoch);
     assert.ok(client.capabilities.has('query.fetch') && client.capabilities.has('feature:manual-clock'));
     await client.close();
   });

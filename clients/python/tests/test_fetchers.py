@@ -105,7 +105,7 @@ def test_errors_propagate_with_code_message_data_and_method(daemon):
             assert error.data == {"code": 404, "message": "Not found", "data": {"id": 7}}
             with pytest.raises(FetchFailed) as caught:
                 await client.query.fetch(["fail", "exception"])
-            assert caught.value.data == {"code": 1, "message": "bad input", "data": {"type": "ValueError"}}
+            assert caught.value.data == {"code": -32000, "message": "bad input", "data": {"type": "ValueError"}}
             state = await client.query.state(["fail", "exception"])
             assert state.status == "error" and state.error["data"]["message"] == "bad input"
             with pytest.raises(InvalidParams) as caught:
@@ -166,7 +166,9 @@ def test_cancellable_fetcher_task_is_cancelled(daemon):
 def test_capabilities_from_hello(daemon):
     async def main():
         async with Client.connect(daemon.socket_path) as client:
-            assert client.server_info["server"] == "queryd" and client.server_info["protocol"] == 1
+            assert client.server_info["server"] == "queryd" and client.server_info["protocol"] == 2
+            state = await client.query.set(["epoch-check"], 1)
+            assert client.epoch and state["epoch"] == client.epoch and client.node
             assert {"query.fetch", "feature:manual-clock"} <= client.capabilities
             assert await client.clock.advance(5) == 1700000000005
 
