@@ -242,7 +242,8 @@ struct Outbox {
                     let framed = view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember)
                     let line = framed.count + Outbox.pushTailReserve
                     if line > lineLimit {
-                        out.append(contentsOf: Outbox.dataOmittedPush(view, to: subscription, bytes: line, limit: lineLimit))
+                        out.append(
+                            contentsOf: Outbox.dataOmittedPush(view, to: subscription, bytes: line, limit: lineLimit))
                     } else {
                         out.append(contentsOf: framed)
                         Outbox.writeIDAndTail(subscription.rawValue, to: &out)

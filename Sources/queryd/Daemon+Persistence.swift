@@ -13,8 +13,8 @@
 
 import ArgumentParser
 import Logging
-import QuerydJSON
 import QuerydCore
+import QuerydJSON
 import QuerydPersistence
 import QuerydTransport
 

@@ -185,7 +185,8 @@ public final class QueryCache {
             errorUpdatedAt: state.errorUpdatedAt, errorUpdateCount: state.errorUpdateCount,
             failureCount: state.failureCount, failureReason: state.failureReason,
             isInvalidated: state.isInvalidated, isStale: isStale, isPlaceholderData: false, version: query.version,
-            observers: nil, infinite: nil, encodedData: nil, dataVersion: query.hasData ? query.dataVersion : nil, encodedEpoch: epoch.encoded)
+            observers: nil, infinite: nil, encodedData: nil, dataVersion: query.hasData ? query.dataVersion : nil,
+            encodedEpoch: epoch.encoded)
     }
 
     /// A subscription's current view.
