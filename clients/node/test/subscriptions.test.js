@@ -37,6 +37,38 @@ describe('subscriptions', () => {
     await Promise.all([server.close(), reader.close()]);
   });
 
+  test('push modes over the daemon: patch rebuilt, meta without data, echo false', async () => {
+    const key = ['push-modes', 1];
+    const writer = await Client.connect(daemon.socketPath);
+    const reader = await Client.connect(daemon.socketPath);
+    await writer.query.set(key, { data: { a: 1, b: { c: 2 } } });
+    const patched = reader.subscribe(key, { push: 'patch' })[Symbol.asyncIterator]();
+    const meta = reader.subscribe(key, { push: 'meta' })[Symbol.asyncIterator]();
+    const first = (await patched.next()).value;
+    const firstMeta = (await meta.next()).value;
+    assert.deepEqual(first.data, { a: 1, b: { c: 2 } });
+    assert.equal(firstMeta.data, undefined);
+    assert.equal(firstMeta.dataVersion, first.dataVersion);
+
+    await writer.query.set(key, { mergePatch: { b: { c: 3 } } });
+    const second = (await patched.next()).value;
+    const secondMeta = (await meta.next()).value;
+    assert.deepEqual(second.data, { a: 1, b: { c: 3 } });
+    assert.equal(secondMeta.data, undefined);
+    assert.equal(secondMeta.dataVersion, second.dataVersion);
+    assert.ok(second.dataVersion > first.dataVersion);
+    await patched.return();
+    await meta.return();
+
+    const quiet = reader.subscribe(key, { push: 'patch', echo: false })[Symbol.asyncIterator]();
+    assert.deepEqual((await quiet.next()).value.data, { a: 1, b: { c: 3 } });
+    await reader.query.set(key, { data: { own: true } });
+    await writer.query.set(key, { data: { other: true } });
+    assert.deepEqual((await quiet.next()).value.data, { other: true });
+    await quiet.return();
+    await Promise.all([writer.close(), reader.close()]);
+  });
+
   test('setOptions moves the subscription to another key', async () => {
     const client = await Client.connect(daemon.socketPath);
     await client.registerFetcher(['page'], async ({ key }) => `page ${key[1]}`);

@@ -88,3 +88,43 @@ def test_invalidate_by_prefix_refetches_active_matches_only(daemon):
             await subscription.unsubscribe()
 
     run(main())
+
+
+def test_push_modes_against_the_daemon(daemon):
+    """Protocol 2's push modes over the real daemon: patch pushes are rebuilt into full data, meta
+    states carry dataVersion and no data, and echo=False leaves out the connection's own writes."""
+
+    async def main():
+        key = ["push-modes", 1]
+        async with Client.connect(daemon.socket_path) as writer, Client.connect(daemon.socket_path) as reader:
+            await writer.query.set(key, {"a": 1, "b": {"c": 2}})
+            patched, meta = reader.subscribe(key, push="patch"), reader.subscribe(key, push="meta")
+            patch_states, meta_states = patched.__aiter__(), meta.__aiter__()
+            first = await patch_states.__anext__()
+            first_meta = await meta_states.__anext__()
+            assert first.data == {"a": 1, "b": {"c": 2}}
+            assert "data" not in first_meta and first_meta["dataVersion"] == first["dataVersion"]
+
+            await writer.query.set(key, merge_patch={"b": {"c": 3}})
+            second = await patch_states.__anext__()
+            second_meta = await meta_states.__anext__()
+            assert second.data == {"a": 1, "b": {"c": 3}}
+            assert "data" not in second_meta and second_meta["dataVersion"] == second["dataVersion"]
+            assert second["dataVersion"] > first["dataVersion"]
+
+            await writer.query.set(key, {"a": 1, "b": {"c": 3}, "d": [1]})
+            third = await patch_states.__anext__()
+            assert third.data == {"a": 1, "b": {"c": 3}, "d": [1]}
+            await patch_states.aclose()
+            await meta_states.aclose()
+
+            # echo=False: the subscriber's own write is not pushed back to it; another's is.
+            quiet = reader.subscribe(key, push="patch", echo=False).__aiter__()
+            assert (await quiet.__anext__()).data == {"a": 1, "b": {"c": 3}, "d": [1]}
+            await reader.query.set(key, {"own": True})
+            await writer.query.set(key, {"other": True})
+            pushed = await asyncio.wait_for(quiet.__anext__(), 5)
+            assert pushed.data == {"other": True}
+            await quiet.aclose()
+
+    run(main())
