@@ -46,10 +46,11 @@ public actor QueryClient {
     /// The reason the daemon gave (`$/closing`, or an error with `"id": null`) before the connection ended.
     var closingReason: String?
 
-    /// A client for the socket at `socketPath` (default: ``defaultSocketPath()``). Call ``connect(waitingUpTo:)``
-    /// next.
+    /// A client for the socket at `socketPath` (nil or empty: ``defaultSocketPath()``, as `queryd serve --socket`
+    /// treats it). Call ``connect(waitingUpTo:)`` next.
     public init(socketPath: String? = nil, reconnect: ReconnectPolicy = .standard) {
-        self.socketPath = socketPath ?? QueryClient.defaultSocketPath()
+        self.socketPath = SocketPath.resolve(
+            explicit: socketPath, environment: ProcessInfo.processInfo.environment, userID: Platform.userID())
         self.reconnectPolicy = reconnect
     }
 
