@@ -10,7 +10,7 @@ import Testing
 struct DescriptorLimitTests {
     static let refusal =
         #"{"jsonrpc":"2.0","id":null,"error":{"code":-32006,"message":"Too many connections","data":"#
-        + #"{"limit":"max-connections","max":32}}}"#
+        + #"{"limit":"max-connections","max":32,"retryable":true}}}"#
 
     @Test("under ulimit -n 64: 32 connections are served, every one of 150 more reads the -32006 line")
     func everyExtraClientIsToldWhy() throws {
