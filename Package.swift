@@ -59,21 +59,32 @@ let package = Package(
             name: "QuerydCoreBench", dependencies: ["QuerydCore", "QuerydJSON"], path: "bench/CoreBench",
             swiftSettings: strict),
 
-        // Tests.
-        .testTarget(name: "QuerydJSONTests", dependencies: ["QuerydJSON"], swiftSettings: strict),
-        .testTarget(name: "QuerydRPCTests", dependencies: ["QuerydRPC", "QuerydJSON"], swiftSettings: strict),
-        .testTarget(name: "QuerydCoreTests", dependencies: ["QuerydCore", "QuerydJSON"], swiftSettings: strict),
+        // Tests, and the helpers they share (a seeded generator, test sockets, starting the built daemon).
+        .target(
+            name: "QuerydTestSupport", dependencies: ["QuerydJSON"], path: "Tests/QuerydTestSupport",
+            swiftSettings: strict),
+        .testTarget(name: "QuerydJSONTests", dependencies: ["QuerydJSON", "QuerydTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "QuerydRPCTests", dependencies: ["QuerydRPC", "QuerydJSON", "QuerydTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "QuerydCoreTests", dependencies: ["QuerydCore", "QuerydJSON", "QuerydTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "QuerydServerTests",
             dependencies: ["QuerydServer", "QuerydCore", "QuerydRPC", "QuerydJSON", logging],
             swiftSettings: strict),
-        .testTarget(name: "QuerydTransportTests", dependencies: ["QuerydTransport", "CLibUV"], swiftSettings: strict),
         .testTarget(
-            name: "QuerydPersistenceTests", dependencies: ["QuerydPersistence", "QuerydCore", "QuerydJSON", "CSQLite"],
+            name: "QuerydTransportTests", dependencies: ["QuerydTransport", "CLibUV", "QuerydTestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "QuerydIntegrationTests", dependencies: ["QuerydJSON"], swiftSettings: strict),
         .testTarget(
-            name: "QuerydClientTests", dependencies: ["QuerydClient", "QuerydJSON", "QuerydRPC"],
+            name: "QuerydPersistenceTests",
+            dependencies: ["QuerydPersistence", "QuerydCore", "QuerydJSON", "CSQLite", "QuerydTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "QuerydIntegrationTests", dependencies: ["QuerydJSON", "QuerydTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "QuerydClientTests", dependencies: ["QuerydClient", "QuerydJSON", "QuerydRPC", "QuerydTestSupport"],
             path: "clients/swift/Tests/QuerydClientTests", swiftSettings: strict),
     ]
 )

@@ -3,7 +3,6 @@
 
 import ArgumentParser
 import QuerydJSON
-import QuerydTransport
 
 struct CallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,8 +20,7 @@ struct CallCommand: ParsableCommand {
     @Argument(help: "The params as a JSON object (default: none).")
     var params: String?
 
-    @Option(
-        help: "Socket path (default: $QUERYD_SOCKET, else $XDG_RUNTIME_DIR/queryd.sock, else /tmp/queryd-<uid>.sock).")
+    @Option(help: socketOptionHelp)
     var socket: String?
 
     func validate() throws {
@@ -34,7 +32,7 @@ struct CallCommand: ParsableCommand {
         let reply: JSONValue
         do {
             let client = try ShellClient(
-                socketPath: SocketPath.resolve(explicit: socket, environment: socketEnvironment()))
+                socketPath: resolvedSocketPath(explicit: socket))
             reply = try client.call(method, params: parsed)
         } catch {
             ShellOutput.line("queryd call: \(error)", to: 2)

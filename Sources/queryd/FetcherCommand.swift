@@ -7,7 +7,6 @@
 import ArgumentParser
 import Glibc
 import QuerydJSON
-import QuerydTransport
 
 struct FetcherCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,8 +43,7 @@ struct FetcherCommand: ParsableCommand {
     @Flag(help: "Exit with status 2 when the daemon goes away instead of reconnecting.")
     var noReconnect = false
 
-    @Option(
-        help: "Socket path (default: $QUERYD_SOCKET, else $XDG_RUNTIME_DIR/queryd.sock, else /tmp/queryd-<uid>.sock).")
+    @Option(help: socketOptionHelp)
     var socket: String?
 
     @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.")
@@ -64,7 +62,7 @@ struct FetcherCommand: ParsableCommand {
         if exact { params["exact"] = true }
         if cancellable { params["cancellable"] = true }
         if let defaults { params["defaults"] = try parseArgumentJSON(defaults, name: "--defaults") }
-        let path = SocketPath.resolve(explicit: socket, environment: socketEnvironment())
+        let path = resolvedSocketPath(explicit: socket)
         var client: ShellClient
         do {
             client = try ShellClient(socketPath: path)

@@ -11,8 +11,7 @@ struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Run the daemon on a Unix socket.")
 
-    @Option(
-        help: "Socket path (default: $QUERYD_SOCKET, else $XDG_RUNTIME_DIR/queryd.sock, else /tmp/queryd-<uid>.sock).")
+    @Option(help: socketOptionHelp)
     var socket: String?
 
     @Option(help: "Longest message line accepted, in bytes; a longer one is refused and its connection closed.")
@@ -106,7 +105,7 @@ struct ServeCommand: ParsableCommand {
         let log = try logFile.map { try LogFile(path: $0) } ?? LogFile()
         LoggingSystem.bootstrap { label in LogFileHandler(label: label, file: log, logLevel: level) }
         let logger = Logger(label: "queryd")
-        let path = SocketPath.resolve(explicit: socket, environment: Self.environment())
+        let path = resolvedSocketPath(explicit: socket)
         if let problem = Self.directoryProblem(socketPath: path) { throw Refusal(problem) }
         switch SocketProbe.probe(path: path) {
         case .absent: break
@@ -177,14 +176,6 @@ struct ServeCommand: ParsableCommand {
         let value = UInt64.random(in: 0...UInt64.max)
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    private static func environment() -> [String: String] {
-        var result: [String: String] = [:]
-        for name in ["QUERYD_SOCKET", "XDG_RUNTIME_DIR"] {
-            if let value = getenv(name) { result[name] = String(cString: value) }
-        }
-        return result
     }
 }
 

@@ -4,6 +4,7 @@
 import ArgumentParser
 import Glibc
 import QuerydJSON
+import QuerydRPC
 
 /// Why a shell command could not talk to the daemon; these exit with status 2.
 struct ShellTransportError: Error, CustomStringConvertible {
@@ -210,11 +211,15 @@ func parseArgumentJSON(_ text: String, name: String) throws -> JSONValue {
     }
 }
 
-/// The environment variables that `SocketPath.resolve` consults.
-func socketEnvironment() -> [String: String] {
-    var result: [String: String] = [:]
-    for name in ["QUERYD_SOCKET", "XDG_RUNTIME_DIR"] {
-        if let value = getenv(name) { result[name] = String(cString: value) }
+/// The `--socket` option's help, the same in every command.
+let socketOptionHelp = ArgumentHelp(
+    "Socket path (default: $QUERYD_SOCKET, else $XDG_RUNTIME_DIR/queryd.sock, else /tmp/queryd-<uid>.sock).")
+
+/// The socket path for `--socket explicit`, resolved by `SocketPath`'s rules from this process's environment.
+func resolvedSocketPath(explicit: String?) -> String {
+    var environment: [String: String] = [:]
+    for name in SocketPath.variableNames {
+        if let value = getenv(name) { environment[name] = String(cString: value) }
     }
-    return result
+    return SocketPath.resolve(explicit: explicit, environment: environment, userID: getuid())
 }

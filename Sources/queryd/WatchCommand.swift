@@ -4,7 +4,6 @@
 
 import ArgumentParser
 import QuerydJSON
-import QuerydTransport
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,8 +29,7 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Exit with status 2 when the daemon goes away instead of reconnecting.")
     var noReconnect = false
 
-    @Option(
-        help: "Socket path (default: $QUERYD_SOCKET, else $XDG_RUNTIME_DIR/queryd.sock, else /tmp/queryd-<uid>.sock).")
+    @Option(help: socketOptionHelp)
     var socket: String?
 
     func validate() throws {
@@ -45,7 +43,7 @@ struct WatchCommand: ParsableCommand {
     func run() throws {
         var params: [String: JSONValue] = ["key": try parseArgumentJSON(key, name: "KEY")]
         if let options { params["options"] = try parseArgumentJSON(options, name: "--options") }
-        let path = SocketPath.resolve(explicit: socket, environment: socketEnvironment())
+        let path = resolvedSocketPath(explicit: socket)
         var client: ShellClient
         do {
             client = try ShellClient(socketPath: path)

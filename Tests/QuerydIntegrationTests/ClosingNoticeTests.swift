@@ -3,6 +3,7 @@
 // one that does not read is closed when the grace period ends, and does not get it.
 
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @Suite("$/closing")

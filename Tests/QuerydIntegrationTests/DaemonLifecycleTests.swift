@@ -3,6 +3,7 @@
 
 import Glibc
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @Suite("Daemon lifecycle")
@@ -46,7 +47,7 @@ struct DaemonLifecycleTests {
         let path = DaemonProcess.temporarySocketPath()
         try makeStaleSocket(at: path)
         defer { unlink(path) }
-        #expect(!LineClient.canConnect(socketPath: path))
+        #expect(!UnixSocket.canConnect(path: path))
         let daemon = try DaemonProcess(socketPath: path)
         let client = try daemon.connect()
         try client.expectHealthy()
@@ -73,21 +74,6 @@ struct DaemonLifecycleTests {
 
     /// Binds a Unix socket at `path` and closes it without listening: the file stays, nobody answers.
     private func makeStaleSocket(at path: String) throws {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw IntegrationError.system("socket", errno: errno) }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else { throw IntegrationError.system("bind \(path)", errno: errno) }
+        close(try UnixSocket.bind(path: path))
     }
 }

@@ -2,6 +2,7 @@
 // method or member name does not make a 1 MB error reply.
 
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @Suite("Echoed input")

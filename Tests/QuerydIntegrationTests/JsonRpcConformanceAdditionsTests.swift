@@ -2,6 +2,7 @@
 // and the framing limit, run against the real daemon.
 
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @Suite("JSON-RPC conformance: additions (C16-C30) and framing")

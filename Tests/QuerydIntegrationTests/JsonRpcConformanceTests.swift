@@ -2,6 +2,7 @@
 // run against the real daemon with its --test-methods fixtures.
 
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @Suite("JSON-RPC conformance: spec examples (C1-C15)")

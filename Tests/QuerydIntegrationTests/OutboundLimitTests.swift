@@ -3,6 +3,7 @@
 // instead of the connection closing; a push that cannot fit is sent without its data.
 
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @Suite("Outbound limit")

@@ -3,6 +3,7 @@
 
 import Glibc
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @Suite("Protocol 2")
@@ -237,7 +238,7 @@ struct ProtocolTwoTests {
             let served = try client.result("rpc.discover", [:])
             #expect(served.member("openrpc") == "1.3.0")
             #expect(served.member("info")?.member("version") == "2")
-            let path = DaemonProcess.packageRoot + "/protocol/openrpc.json"
+            let path = QuerydBinary.packageRoot + "/protocol/openrpc.json"
             guard let file = fopen(path, "r") else { throw IntegrationError("cannot open \(path)") }
             defer { fclose(file) }
             var bytes: [UInt8] = []

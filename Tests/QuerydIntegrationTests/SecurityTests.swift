@@ -5,6 +5,7 @@
 
 import Glibc
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @Suite("Security")
@@ -25,22 +26,12 @@ struct SecurityTests {
         let arguments =
             [
                 "/usr/bin/setpriv", "--reuid=\(otherUID)", "--regid=\(otherUID)", "--clear-groups",
-                DaemonProcess.binaryPath,
+                QuerydBinary.path,
                 "serve", "--socket", socket, "--log-file", log,
             ] + flags
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = argv.withUnsafeBufferPointer {
-            posix_spawn(&pid, arguments[0], &actions, nil, $0.baseAddress!, environ)
-        }
-        guard status == 0 else { throw IntegrationError.system("posix_spawn setpriv", errno: status) }
+        let pid = try ChildProcess.spawn(arguments)
         let deadline = Clock.now + 10
-        while !LineClient.canConnect(socketPath: socket) {
+        while !UnixSocket.canConnect(path: socket) {
             guard Clock.now < deadline else { throw IntegrationError("the daemon did not start as uid \(otherUID)") }
             usleep(10_000)
         }
@@ -52,20 +43,6 @@ struct SecurityTests {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return status
-    }
-
-    static func read(_ path: String) -> String {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     @Test func theSocketIsPrivateToItsOwner() throws {
@@ -104,7 +81,7 @@ struct SecurityTests {
                 + #"{"reason":"this daemon admits only its own uid and those given with --allow-uid","uid":0}}}"#)
         try client.expectEndOfStream()
         #expect(Self.stop(pid) == 0)
-        #expect(Self.read(log).contains("refused a connection from pid \(getpid()) uid 0 gid 0: uid not allowed"))
+        #expect(TestFile.text(log).contains("refused a connection from pid \(getpid()) uid 0 gid 0: uid not allowed"))
     }
 
     @Test(.enabled(if: getuid() == 0 && access("/usr/bin/setpriv", X_OK) == 0))
@@ -121,7 +98,7 @@ struct SecurityTests {
         try client.expectHealthy()
         client.close()
         #expect(Self.stop(pid) == 0)
-        #expect(Self.read(log).contains("opened by pid \(getpid()) uid 0 gid 0"))
+        #expect(TestFile.text(log).contains("opened by pid \(getpid()) uid 0 gid 0"))
     }
 
     @Test func sighupReopensTheLogFile() throws {
@@ -144,8 +121,8 @@ struct SecurityTests {
         try second.expectHealthy()
         #expect(daemon.isRunning)
         #expect(try daemon.stop() == .exited(0))
-        let rotated = Self.read(log + ".1")
-        let fresh = Self.read(log)
+        let rotated = TestFile.text(log + ".1")
+        let fresh = TestFile.text(log)
         #expect(rotated.contains("queryd listening on"))
         #expect(!rotated.contains("SIGHUP"))
         #expect(fresh.contains("SIGHUP: reopened log file \(log)"))

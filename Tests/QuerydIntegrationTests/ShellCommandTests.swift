@@ -4,6 +4,7 @@
 
 import Glibc
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @Suite("Shell commands")
@@ -85,7 +86,7 @@ struct ShellCommandTests {
             close(open(base + ".gate", O_WRONLY | O_CREAT, 0o600))
             expectJSON(try client.awaitResponse(id: first).member("result") ?? nil, successState(["once"], data: 7))
             expectJSON(try other.awaitResponse(id: second).member("result") ?? nil, successState(["once"], data: 7))
-            #expect(ShellCommand.read(base + ".count") == "run\n")
+            #expect(TestFile.text(base + ".count") == "run\n")
             failing.terminate()
             counting.terminate()
         }
@@ -102,7 +103,7 @@ struct ShellCommandTests {
             try client.waitForStats("fetchers", toBe: 1)
             _ = try client.result("query.prefetch", ["key": ["slow"]])
             let pid = try ShellCommand.eventually("the command to start") {
-                Int32(ShellCommand.read(pidFile).filter(\.isNumber))
+                Int32(TestFile.text(pidFile).filter(\.isNumber))
             }
             _ = try client.result("query.cancel", ["key": ["slow"]])
             _ = try ShellCommand.eventually("the command to be killed") { kill(pid, 0) != 0 ? true : nil }
@@ -162,29 +163,7 @@ final class ShellCommand: CustomStringConvertible {
         let base = DaemonProcess.temporarySocketPath().replacingSuffix(".sock", with: "")
         outputPath = base + ".out"
         errorPath = base + ".err"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        // Test threads may block signals; the child must see SIGTERM to be stopped.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        for signal in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&signals, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let binary = DaemonProcess.binaryPath
-        let argv: [UnsafeMutablePointer<CChar>?] = ([binary] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, binary, &actions, &attributes, argv, environ)
-        guard result == 0 else { throw IntegrationError.system("posix_spawn \(binary)", errno: result) }
-        pid = child
+        pid = try ChildProcess.spawn([QuerydBinary.path] + arguments, output: outputPath, errors: errorPath)
     }
 
     deinit {
@@ -242,9 +221,9 @@ final class ShellCommand: CustomStringConvertible {
     }
 
     /// Everything written to stdout so far.
-    var stdout: String { ShellCommand.read(outputPath) }
+    var stdout: String { TestFile.text(outputPath) }
     /// Everything written to stderr so far.
-    var stderr: String { ShellCommand.read(errorPath) }
+    var stderr: String { TestFile.text(errorPath) }
 
     var description: String {
         "status \(exitStatus.map(\.description) ?? "running"); stdout: \(stdout); stderr: \(stderr)"
@@ -260,18 +239,4 @@ final class ShellCommand: CustomStringConvertible {
         throw IntegrationError("timed out after 5 s waiting for \(what)")
     }
 
-    /// The contents of a file ("" when absent).
-    static func read(_ path: String) -> String {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

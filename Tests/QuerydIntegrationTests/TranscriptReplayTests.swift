@@ -1,5 +1,6 @@
 // Replays every protocol/conformance/*.jsonl transcript against the real daemon.
 
+import QuerydTestSupport
 import Testing
 
 @Suite("Conformance transcripts")

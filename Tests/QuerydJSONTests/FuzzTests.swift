@@ -2,22 +2,8 @@
 // to the same value and bytes, or throws with an in-range offset. It never crashes.
 
 import QuerydJSON
+import QuerydTestSupport
 import Testing
-
-/// SplitMix64: a small deterministic generator so failures reproduce exactly.
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
 
 @Suite("Parser fuzzing with a fixed seed")
 struct FuzzTests {
@@ -53,7 +39,7 @@ struct FuzzTests {
     }
 
     @Test func randomByteStrings() {
-        var random = SplitMix64(state: 0x5EED_0001)
+        var random = SeededGenerator(seed: 0x5EED_0001)
         var accepted = 0
         for _ in 0..<10_000 {
             let length = random.below(48)
@@ -70,7 +56,7 @@ struct FuzzTests {
     }
 
     @Test func mutationsOfValidDocuments() {
-        var random = SplitMix64(state: 0x5EED_0002)
+        var random = SeededGenerator(seed: 0x5EED_0002)
         var accepted = 0
         for _ in 0..<10_000 {
             var input = Array(Self.seeds[random.below(Self.seeds.count)].utf8)

@@ -5,6 +5,7 @@
 import QuerydCore
 import QuerydJSON
 import QuerydPersistence
+import QuerydTestSupport
 import Testing
 
 @Suite("Cache restore")

@@ -4,6 +4,7 @@
 import QuerydCore
 import QuerydJSON
 import QuerydPersistence
+import QuerydTestSupport
 import Testing
 
 @Suite("PersistenceWriter")

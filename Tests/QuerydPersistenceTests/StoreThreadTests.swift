@@ -5,6 +5,7 @@
 import Dispatch
 import QuerydJSON
 import QuerydPersistence
+import QuerydTestSupport
 import Synchronization
 import Testing
 

@@ -6,6 +6,7 @@ import Glibc
 import QuerydCore
 import QuerydJSON
 import QuerydPersistence
+import QuerydTestSupport
 
 /// A fresh directory under /tmp, removed with its files when released.
 final class TemporaryDirectory {
@@ -51,15 +52,6 @@ func key(_ text: String) -> QueryKey {
         return try QueryKey(JSONParser.parse(text))
     } catch {
         fatalError("bad key literal \(text): \(error)")
-    }
-}
-
-/// A value from JSON text written in a test.
-func json(_ text: String) -> JSONValue {
-    do {
-        return try JSONParser.parse(text)
-    } catch {
-        fatalError("bad JSON literal \(text): \(error)")
     }
 }
 

@@ -3,6 +3,7 @@
 
 import QuerydJSON
 import QuerydRPC
+import QuerydTestSupport
 import Testing
 
 @Suite("Fast request decoding")

@@ -2,6 +2,7 @@
 
 import QuerydJSON
 import QuerydRPC
+import QuerydTestSupport
 import Testing
 
 @Suite("Random input")

@@ -3,6 +3,7 @@
 
 import QuerydJSON
 import QuerydRPC
+import QuerydTestSupport
 import Testing
 
 /// Scans `text`; when the scanner accepts it, checks that the parser and decoder read the same

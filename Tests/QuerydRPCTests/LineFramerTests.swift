@@ -1,6 +1,7 @@
 // LineFramer: identical line sequences for every chunking, exact length limits, EOF handling.
 
 import QuerydRPC
+import QuerydTestSupport
 import Testing
 
 /// 1 800 bytes of multi-byte UTF-8, for a long line that still fits.

@@ -114,22 +114,3 @@ private func createRegularFile(_ path: String) {
         finish(loop)
     }
 }
-
-@Suite struct SocketPathTests {
-    @Test func resolutionFollowsTheContractOrder() {
-        let all = ["QUERYD_SOCKET": "/run/q.sock", "XDG_RUNTIME_DIR": "/run/user/7"]
-        #expect(SocketPath.resolve(explicit: "/x/explicit.sock", environment: all) == "/x/explicit.sock")
-        #expect(SocketPath.resolve(explicit: nil, environment: all) == "/run/q.sock")
-        #expect(SocketPath.resolve(explicit: "", environment: all) == "/run/q.sock")
-        #expect(
-            SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/7"])
-                == "/run/user/7/queryd.sock")
-        #expect(
-            SocketPath.resolve(explicit: nil, environment: ["QUERYD_SOCKET": "", "XDG_RUNTIME_DIR": "/run/u/"])
-                == "/run/u/queryd.sock")
-        #expect(SocketPath.resolve(explicit: nil, environment: [:]) == "/tmp/queryd-\(getuid()).sock")
-        #expect(
-            SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": "relative/dir"])
-                == "/tmp/queryd-\(getuid()).sock")
-    }
-}

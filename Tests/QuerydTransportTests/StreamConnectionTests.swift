@@ -1,6 +1,7 @@
 // Connections end to end on a real loop and socket: echo, large writes, half-close, backpressure, close rules.
 import CLibUV
 import Glibc
+import QuerydTestSupport
 import Testing
 
 @testable import QuerydTransport
@@ -60,7 +61,7 @@ import Testing
             }
             connection.startReading()
         }
-        let client = try posixConnect(path)
+        let client = try UnixSocket.connect(path: path)
         defer { Glibc.close(client) }
         posixWrite(client, Array("ping\n".utf8))
         #expect(shutdown(client, Int32(SHUT_WR)) == 0)
@@ -203,7 +204,7 @@ import Testing
         let loop = try makeLoop()
         let path = temporarySocketPath()
         let server = try TestServer(loop: loop, path: path) { _, _ in }
-        let client = try posixConnect(path)
+        let client = try UnixSocket.connect(path: path)
         spin(loop) { server.connections.count == 1 }
         Glibc.close(client)
         let connection = server.connections[0]

@@ -150,22 +150,6 @@ func pattern(_ count: Int) -> [UInt8] {
     (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ ($0 >> 9)) }
 }
 
-/// A blocking POSIX client socket connected to `path` (the listener's backlog accepts it without the loop).
-func posixConnect(_ path: String) throws -> Int32 {
-    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    try #require(descriptor >= 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    try #require(result == 0)
-    return descriptor
-}
-
 /// Writes all of `bytes` to a blocking descriptor.
 func posixWrite(_ descriptor: Int32, _ bytes: [UInt8]) {
     bytes.withUnsafeBytes { raw in

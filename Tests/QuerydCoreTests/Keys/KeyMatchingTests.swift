@@ -2,6 +2,7 @@
 
 import QuerydCore
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 /// One partial-match case: a query key (or any value), a filter, and whether it matches.
@@ -72,8 +73,8 @@ let partialMatchCases: [PartialMatchCase] = [
 @Suite struct KeyMatchingTests {
     @Test(arguments: partialMatchCases)
     func partialMatch(_ testCase: PartialMatchCase) throws {
-        let value = try json(testCase.value)
-        let filter = try json(testCase.filter)
+        let value = json(testCase.value)
+        let filter = json(testCase.filter)
         #expect(KeyMatching.partialMatch(value, filter: filter) == testCase.matches)
     }
 

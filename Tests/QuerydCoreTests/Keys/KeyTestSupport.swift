@@ -1,24 +1,10 @@
-// Shared by the key tests: a seeded generator and random keys and filters that exercise
-// TanStack's partial matching.
+// Shared by the key tests: random keys and filters that exercise TanStack's partial matching (driven by
+// QuerydTestSupport's seeded generator).
 
 import QuerydJSON
+import QuerydTestSupport
 
 @testable import QuerydCore
-
-/// A small deterministic generator (SplitMix64) so random tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random keys and filters over a small vocabulary, so that filters match many keys.
 struct KeyGenerator {

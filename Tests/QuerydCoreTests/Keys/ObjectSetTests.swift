@@ -1,6 +1,7 @@
 // Tests of ObjectSet: backward-shift deletion against a model set over random operations, and
 // the slot memory per entry.
 
+import QuerydTestSupport
 import Testing
 
 @testable import QuerydCore

@@ -2,6 +2,7 @@
 // prefix matching with a brute-force scan over random keys and filters.
 
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @testable import QuerydCore

@@ -4,6 +4,7 @@
 
 import QuerydCore
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @Suite struct QueryKeyIdentityTests {
@@ -40,7 +41,7 @@ import Testing
     @Test(arguments: equalKeys)
     func elementsComeBackInCanonicalSpelling(texts: [String], canonical: String) throws {
         for text in texts {
-            let value = try json(text)
+            let value = json(text)
             let key = try QueryKey(value)
             #expect(key.description == canonical)
             #expect(key.jsonValue == value)

@@ -3,6 +3,7 @@
 // canonical bytes alone.
 
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @testable import QuerydCore
@@ -141,7 +142,7 @@ private func bytes(of key: QueryKey) -> [UInt8] {
             #"["123456789012345678901"]"#, #"["todos",{"done":false,"page":2},[1,2.5,"\u00e9"]]"#,
         ]
         for text in texts {
-            let value = try json(text)
+            let value = json(text)
             let key = try QueryKey(value)
             #expect(key.jsonValue == value)
             #expect(QueryKey(elements: key.elements) == key)

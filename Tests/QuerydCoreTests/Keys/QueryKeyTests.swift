@@ -2,12 +2,8 @@
 
 import QuerydCore
 import QuerydJSON
+import QuerydTestSupport
 import Testing
-
-/// Parses JSON text in a test, failing the test on a syntax error.
-func json(_ text: String) throws -> JSONValue {
-    try JSONParser.parse(text)
-}
 
 /// A test failure for malformed test input.
 struct TestInputError: Error {
@@ -16,7 +12,7 @@ struct TestInputError: Error {
 
 /// Parses JSON text that must be an array and returns its elements.
 func jsonArray(_ text: String) throws -> [JSONValue] {
-    guard case .array(let elements) = try json(text) else { throw TestInputError(text: text) }
+    guard case .array(let elements) = json(text) else { throw TestInputError(text: text) }
     return elements
 }
 
@@ -64,14 +60,14 @@ func jsonArray(_ text: String) throws -> [JSONValue] {
 
     @Test(arguments: [#""todos""#, "1", "null", "true", #"{"a":1}"#, "[]"])
     func nonArraysAndEmptyArrayAreRejected(text: String) throws {
-        let value = try json(text)
+        let value = json(text)
         #expect(throws: QueryKeyError(message: "query key must be a non-empty JSON array")) {
             try QueryKey(value)
         }
     }
 
     @Test func elementsAndJSONValueRoundTrip() throws {
-        let value = try json(#"["todos",{"done":false},[1,2]]"#)
+        let value = json(#"["todos",{"done":false},[1,2]]"#)
         let key = try QueryKey(value)
         #expect(key.elements.count == 3)
         #expect(key.elements[0] == .string("todos"))

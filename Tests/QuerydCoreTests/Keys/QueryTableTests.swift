@@ -2,6 +2,7 @@
 // collide, and the slot memory per entry.
 
 import QuerydJSON
+import QuerydTestSupport
 import Testing
 
 @testable import QuerydCore

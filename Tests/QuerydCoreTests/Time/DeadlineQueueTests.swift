@@ -1,5 +1,6 @@
 // Tests of DeadlineQueue: ordering with ties, cancellation, nextDeadline and compaction.
 
+import QuerydTestSupport
 import Testing
 
 @testable import QuerydCore

@@ -28,12 +28,3 @@ extension LineClient {
         return try readJSON()
     }
 }
-
-/// Parses JSON text written in a test (a malformed literal is a test bug and traps).
-func json(_ text: String) -> JSONValue {
-    do {
-        return try JSONParser.parse(text)
-    } catch {
-        fatalError("bad JSON literal in a test: \(text): \(error)")
-    }
-}

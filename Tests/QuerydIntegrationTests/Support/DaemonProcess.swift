@@ -1,6 +1,7 @@
 // Starts the real `queryd serve` binary on a private socket, captures its stderr, and stops it.
 
 import Glibc
+import QuerydTestSupport
 
 /// How a daemon process ended.
 enum ExitStatus: Equatable, CustomStringConvertible {
@@ -35,19 +36,6 @@ final class DaemonProcess {
     /// The process id.
     let pid: pid_t
     private var exitStatus: ExitStatus?
-
-    /// The binary under test: `$QUERYD_BIN`, else `<package root>/.build/debug/queryd`.
-    static var binaryPath: String {
-        if let override = getenv("QUERYD_BIN") { return String(cString: override) }
-        return packageRoot + "/.build/debug/queryd"
-    }
-
-    /// The package root, derived from this file's location (`Tests/QuerydIntegrationTests/Support`).
-    static var packageRoot: String {
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)
-        return parts.joined(separator: "/")
-    }
 
     /// A fresh, short socket path under /tmp (Unix socket paths are limited to 107 bytes).
     static func temporarySocketPath() -> String {
@@ -139,7 +127,7 @@ final class DaemonProcess {
             if let status = reap(blocking: false) {
                 throw IntegrationError("daemon exited during startup (\(status))\n\(logTail())")
             }
-            if LineClient.canConnect(socketPath: socketPath) { return }
+            if UnixSocket.canConnect(path: socketPath) { return }
             usleep(10_000)
         }
         kill9()
@@ -169,52 +157,15 @@ final class DaemonProcess {
     /// Starts `queryd <arguments>`, or `<wrapper> queryd <arguments>` (a wrapper command ending where the
     /// binary's path is its next argument), with stdout and stderr to `logPath`.
     static func spawn(arguments: [String], logPath: String, wrapper: [String] = []) throws -> pid_t {
-        let binary = binaryPath
+        let binary = QuerydBinary.path
         guard access(binary, X_OK) == 0 else {
             throw IntegrationError("queryd binary not found at \(binary) (build it or set QUERYD_BIN)")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        // Test threads (Dispatch workers) may block signals; the child must start with a clean
-        // mask and default dispositions, or SIGTERM would never reach it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = (wrapper + [binary] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let executable = wrapper.first ?? binary
-        var pid: pid_t = 0
-        let result = argv.withUnsafeBufferPointer { buffer in
-            posix_spawn(&pid, executable, &actions, &attributes, buffer.baseAddress!, environ)
-        }
-        guard result == 0 else { throw IntegrationError.system("posix_spawn \(executable)", errno: result) }
-        return pid
+        return try ChildProcess.spawn(wrapper + [binary] + arguments, output: logPath, errors: logPath)
     }
 
     private static func readTail(of path: String, maxBytes: Int) -> String {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return "(no log at \(path))" }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > maxBytes * 4 { bytes.removeFirst(bytes.count - maxBytes) }
-        }
+        guard let bytes = TestFile.bytes(path) else { return "(no log at \(path))" }
         return String(decoding: bytes.suffix(maxBytes), as: UTF8.self)
     }
 }

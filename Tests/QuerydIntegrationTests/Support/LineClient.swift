@@ -5,6 +5,7 @@
 
 import Glibc
 import QuerydJSON
+import QuerydTestSupport
 
 /// One connection to the daemon. Every read has a deadline, so a silent daemon fails the test
 /// instead of hanging it.
@@ -19,45 +20,10 @@ final class LineClient {
 
     /// Connects to `socketPath`.
     init(socketPath: String) throws {
-        fd = try LineClient.openSocket(path: socketPath)
+        fd = try UnixSocket.connect(path: socketPath)
     }
 
     deinit { close() }
-
-    /// Whether something accepts connections on `socketPath` right now.
-    static func canConnect(socketPath: String) -> Bool {
-        guard let fd = try? openSocket(path: socketPath) else { return false }
-        Glibc.close(fd)
-        return true
-    }
-
-    private static func openSocket(path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw IntegrationError.system("socket", errno: errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity else {
-            Glibc.close(fd)
-            throw IntegrationError("socket path too long: \(path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-            raw[pathBytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw IntegrationError.system("connect \(path)", errno: code)
-        }
-        return fd
-    }
 
     // MARK: Writing
 

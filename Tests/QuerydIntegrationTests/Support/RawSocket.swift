@@ -2,6 +2,7 @@
 // reading, and line reads with a deadline.
 
 import Glibc
+import QuerydTestSupport
 
 /// One connection whose sends never block, so a test can see backpressure.
 final class RawSocket {
@@ -9,25 +10,7 @@ final class RawSocket {
     private var buffer: [UInt8] = []
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw IntegrationError.system("socket", errno: errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw IntegrationError.system("connect \(path)", errno: code)
-        }
+        fd = try UnixSocket.connect(path: path)
     }
 
     deinit { close() }

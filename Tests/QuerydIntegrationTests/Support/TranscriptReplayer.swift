@@ -3,6 +3,7 @@
 
 import Glibc
 import QuerydJSON
+import QuerydTestSupport
 
 /// One parsed transcript file.
 struct Transcript: CustomStringConvertible {
@@ -91,7 +92,7 @@ struct Transcript: CustomStringConvertible {
     }
 
     /// The folder holding the transcripts: `<package root>/protocol/conformance`.
-    static var directory: String { DaemonProcess.packageRoot + "/protocol/conformance" }
+    static var directory: String { QuerydBinary.packageRoot + "/protocol/conformance" }
 
     /// Loads `name` from `directory`.
     static func load(_ name: String, from directory: String = Transcript.directory) throws -> Transcript {

@@ -77,6 +77,12 @@ import Testing
         #expect(QueryClient.defaultSocketPath(environment: ["XDG_RUNTIME_DIR": ""]) == "/tmp/queryd-\(getuid()).sock")
     }
 
+    /// `queryd serve --socket ""`, Python and Node treat an empty explicit path as unset; the client used it as is.
+    @Test func anEmptyExplicitPathCountsAsUnset() {
+        #expect(QueryClient(socketPath: "").socketPath == QueryClient.defaultSocketPath())
+        #expect(QueryClient(socketPath: "/x.sock").socketPath == "/x.sock")
+    }
+
     private func restore(_ name: String, _ value: String?) {
         if let value { setenv(name, value, 1) } else { unsetenv(name) }
     }

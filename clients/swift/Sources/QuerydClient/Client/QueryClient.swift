@@ -46,27 +46,25 @@ public actor QueryClient {
     /// The reason the daemon gave (`$/closing`, or an error with `"id": null`) before the connection ended.
     var closingReason: String?
 
-    /// A client for the socket at `socketPath` (default: ``defaultSocketPath()``). Call ``connect(waitingUpTo:)``
-    /// next.
+    /// A client for the socket at `socketPath` (nil or empty: ``defaultSocketPath()``, as `queryd serve --socket`
+    /// treats it). Call ``connect(waitingUpTo:)`` next.
     public init(socketPath: String? = nil, reconnect: ReconnectPolicy = .standard) {
-        self.socketPath = socketPath ?? QueryClient.defaultSocketPath()
+        self.socketPath = SocketPath.resolve(
+            explicit: socketPath, environment: ProcessInfo.processInfo.environment, userID: Platform.userID())
         self.reconnectPolicy = reconnect
     }
 
-    /// The daemon's default socket path, resolved as `queryd serve` resolves it: `$QUERYD_SOCKET`, else
-    /// `$XDG_RUNTIME_DIR/queryd.sock` when that directory is absolute (a relative one is ignored, as the XDG
-    /// Base Directory specification requires), else `/tmp/queryd-<uid>.sock`. Empty values count as unset.
+    /// The daemon's default socket path, resolved by the rules `queryd serve` uses (QuerydRPC's `SocketPath`):
+    /// `$QUERYD_SOCKET`, else `$XDG_RUNTIME_DIR/queryd.sock` when that directory is absolute (a relative one is
+    /// ignored, as the XDG Base Directory specification requires), else `/tmp/queryd-<uid>.sock`. Empty values
+    /// count as unset.
     public nonisolated static func defaultSocketPath() -> String {
         defaultSocketPath(environment: ProcessInfo.processInfo.environment)
     }
 
     /// ``defaultSocketPath()`` for the given environment variables.
     public nonisolated static func defaultSocketPath(environment: [String: String]) -> String {
-        if let path = environment["QUERYD_SOCKET"], !path.isEmpty { return path }
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return runtime.hasSuffix("/") ? runtime + "queryd.sock" : runtime + "/queryd.sock"
-        }
-        return "/tmp/queryd-\(Platform.userID()).sock"
+        SocketPath.resolve(explicit: nil, environment: environment, userID: Platform.userID())
     }
 
     /// Opens the connection and negotiates the protocol (``server`` holds the outcome). Does nothing when

@@ -4,6 +4,7 @@
 import Foundation
 import Glibc
 import QuerydClient
+import QuerydTestSupport
 
 /// One listening socket; ``accept()`` takes the client's next connection.
 final class FakePeer: Sendable {
@@ -13,15 +14,10 @@ final class FakePeer: Sendable {
 
     init() throws {
         socketPath = "/tmp/qdf-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = FakePeer.address(socketPath)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard listener >= 0, bound == 0, listen(listener, 8) == 0 else {
-            throw HarnessError(description: "fake peer: cannot listen on \(socketPath)")
+        do {
+            listener = try UnixSocket.bind(path: socketPath, backlog: 8)
+        } catch {
+            throw HarnessError(description: "fake peer: cannot listen on \(socketPath): \(error)")
         }
     }
 
@@ -36,18 +32,6 @@ final class FakePeer: Sendable {
         return await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: PeerConnection(fd: Glibc.accept(listener, nil, nil))) }.start()
         }
-    }
-
-    /// The `sockaddr_un` of a socket path (which must fit).
-    static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        return address
     }
 }
 

@@ -1,24 +1,5 @@
-// Where the daemon's socket lives (the contract's resolution order) and what is found at that path before binding.
+// What is found at the daemon's socket path before binding (the path itself is resolved by QuerydRPC's SocketPath).
 import Glibc
-
-/// Resolves the daemon's socket path.
-public enum SocketPath {
-    /// The contract's order: `--socket PATH`, else `$QUERYD_SOCKET`, else `$XDG_RUNTIME_DIR/queryd.sock`, else
-    /// `/tmp/queryd-<uid>.sock`. Empty values count as unset; a relative `$XDG_RUNTIME_DIR` is ignored, as the XDG
-    /// Base Directory specification requires.
-    public static func resolve(explicit: String?, environment: [String: String]) -> String {
-        if let explicit, !explicit.isEmpty {
-            return explicit
-        }
-        if let configured = environment["QUERYD_SOCKET"], !configured.isEmpty {
-            return configured
-        }
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return runtime.hasSuffix("/") ? runtime + "queryd.sock" : runtime + "/queryd.sock"
-        }
-        return "/tmp/queryd-\(getuid()).sock"
-    }
-}
 
 /// What is at a socket path before the daemon binds it.
 public enum SocketProbe: Equatable, Sendable {
