@@ -6,20 +6,30 @@
 
 import Glibc
 import QuerydCore
+import QuerydJSON
 import QuerydRPC
 
 extension Session {
+    /// Whether the id at `range` of `line` (a JSON number or string) is a waiting request's.
+    private func reusesPendingID(_ range: Range<Int>, in line: UnsafeRawBufferPointer) -> Bool {
+        guard let value = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: line[range]), maxDepth: 1),
+            let id = RPCID(jsonValue: value)
+        else { return true }
+        return isPending(id)
+    }
+
     /// Answers `line` when it is a plain `query.get` request whose query has data; returns false,
     /// having done nothing visible, when the line must take the general path.
     ///
     /// Unlike a general-path answer this does not check whether the connection may now close:
     /// lines are handled here only before the peer's end of input is seen, when it may not.
     func answerCachedGet(_ line: UnsafeRawBufferPointer) -> Bool {
-        // At shutdown every request gets the shutdown error, and while a request waits its id may
-        // be reused (refused), both from the general path.
-        guard !server.isShuttingDown, !hasDeferredAnswers,
+        // At shutdown every request gets the shutdown error, and a line reusing the id of a waiting
+        // request is refused, both from the general path.
+        guard !server.isShuttingDown,
             let request = GetRequestScanner.scan(line, maxDepth: server.configuration.maxDepth)
         else { return false }
+        if hasDeferredAnswers, reusesPendingID(request.id, in: line) { return false }
         let query: Query
         let answerBytes: Int
         // The remembered query answers when it still has data and is still cached (one call

@@ -305,6 +305,9 @@ public final class Session {
     /// Whether a request of this connection waits for its answer (its id is in use until then).
     var hasDeferredAnswers: Bool { !deferred.isEmpty }
 
+    /// Whether the request with this id waits for its answer.
+    func isPending(_ id: RPCID) -> Bool { deferred[id] != nil }
+
     /// Called once a request has been answered.
     func replyFinished(_ reply: PendingReply) {
         if !deferred.isEmpty, let id = reply.id, deferred[id] === reply { deferred[id] = nil }

@@ -44,6 +44,19 @@ import Testing
         Array(line.utf8).withUnsafeBytes { GetRequestScanner.scan($0, maxDepth: 128) != nil }
     }
 
+    /// A waiting request refuses only its own id: other `query.get` lines of the connection are
+    /// still answered on the fast path (which remembers the query it answered).
+    @Test func aWaitingRequestKeepsOtherIDsOnTheFastPath() {
+        let client = setUp()
+        _ = client.send(#"{"jsonrpc":"2.0","id":"w","method":"query.fetch","params":{"key":["nobody"]}}"# + "\n")
+        #expect(client.session.hasDeferredAnswers)
+        let hit = client.send(#"{"jsonrpc":"2.0","id":2,"method":"query.get","params":{"key":["a",1]}}"# + "\n")
+        #expect(hit.first?["result"]?["data"] != nil)
+        #expect(client.session.lastGetQuery != nil)
+        let reused = client.send(#"{"jsonrpc":"2.0","id":"w","method":"query.get","params":{"key":["a",1]}}"# + "\n")
+        #expect(reused.first?["error"]?["code"] == -32600)
+    }
+
     @Test func fastRepliesEqualGeneralReplies() {
         let client = setUp()
         let ids = ["1", "0", "-5", "999999999999999999", #""abc""#, #""""#, #""x y""#, #""~{}[]:,""#]
