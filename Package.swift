@@ -31,7 +31,7 @@ let package = Package(
         // The daemon, from the pure layers up.
         .target(name: "QuerydJSON", swiftSettings: strict),
         .target(name: "QuerydRPC", dependencies: ["QuerydJSON"], swiftSettings: strict),
-        .target(name: "QuerydCore", dependencies: ["QuerydJSON"], swiftSettings: strict),
+        .target(name: "QuerydCore", dependencies: ["QuerydJSON", "QuerydRPC"], swiftSettings: strict),
         .target(
             name: "QuerydServer", dependencies: ["QuerydCore", "QuerydRPC", "QuerydJSON", logging],
             swiftSettings: strict, plugins: ["EmbedOpenRPC"]),

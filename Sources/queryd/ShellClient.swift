@@ -4,6 +4,7 @@
 import ArgumentParser
 import Glibc
 import QuerydJSON
+import QuerydRPC
 
 /// Why a shell command could not talk to the daemon; these exit with status 2.
 struct ShellTransportError: Error, CustomStringConvertible {
@@ -74,7 +75,8 @@ final class ShellClient {
             ])
         guard let error = reply["error"] else { return nil }
         let field = error["data"]?["field"]?.stringValue
-        guard error["code"] == -32602, error["data"]?["supported"] == nil, error["data"]?["missing"] == nil,
+        guard RPCError(jsonValue: error)?.code == .invalidParams, error["data"]?["supported"] == nil,
+            error["data"]?["missing"] == nil,
             field == "protocol" || field == "capabilities"
         else { return error }
         return try call("server.hello", params: ["client": client])["error"]
@@ -93,7 +95,7 @@ final class ShellClient {
         try send(
             [
                 "jsonrpc": "2.0", "id": id,
-                "error": ["code": -32601, "message": "Method not found", "data": ["method": method]],
+                "error": RPCError(.methodNotFound, data: ["method": method]).jsonValue,
             ])
     }
 
