@@ -31,10 +31,10 @@ let package = Package(
         // The daemon, from the pure layers up.
         .target(name: "QuerydJSON", swiftSettings: strict),
         .target(name: "QuerydRPC", dependencies: ["QuerydJSON"], swiftSettings: strict),
-        .target(name: "QuerydCore", dependencies: ["QuerydJSON"], swiftSettings: strict),
+        .target(name: "QuerydCore", dependencies: ["QuerydJSON", "QuerydRPC"], swiftSettings: strict),
         .target(
             name: "QuerydServer", dependencies: ["QuerydCore", "QuerydRPC", "QuerydJSON", logging],
-            swiftSettings: strict),
+            swiftSettings: strict, plugins: ["EmbedOpenRPC"]),
         .target(name: "QuerydTransport", dependencies: ["CLibUV"], swiftSettings: strict),
         .target(
             name: "QuerydPersistence", dependencies: ["CSQLite", "QuerydCore", "QuerydJSON"], swiftSettings: strict),
@@ -45,6 +45,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ],
             swiftSettings: strict),
+
+        // protocol/openrpc.json, compiled into QuerydServer at build time (the document's one source).
+        .plugin(name: "EmbedOpenRPC", capability: .buildTool(), dependencies: ["EmbedText"]),
+        .executableTarget(name: "EmbedText", path: "Plugins/EmbedText", swiftSettings: strict),
 
         // The Swift client and its example.
         .target(

@@ -1,7 +1,8 @@
 // JSON-RPC error codes: the spec's standard codes, LSP's cancellation code and queryd's own.
 
 /// A JSON-RPC error code. The standard codes are in -32768...-32000 (spec §5.1); queryd's
-/// server conditions use -32001...-32099 as the wire contract lists them.
+/// server conditions use -32001...-32099 as the wire contract lists them. Every code queryd sends
+/// is defined here once; the core and the server refer to these constants, never to the integers.
 public struct RPCErrorCode: Sendable, Hashable, RawRepresentable {
     /// The integer sent as `error.code`.
     public let rawValue: Int
@@ -36,26 +37,33 @@ public struct RPCErrorCode: Sendable, Hashable, RawRepresentable {
     /// -32007: the mutation failed; `data` holds the mutator's error.
     public static let mutationFailed = RPCErrorCode(rawValue: -32007)
 
+    /// -32008: the daemon does not admit the peer's uid (one line with `"id": null`, then it closes).
+    public static let permissionDenied = RPCErrorCode(rawValue: -32008)
+
     /// The short message sent with this code when no more specific one is given.
     public var standardMessage: String {
-        switch rawValue {
-        case -32700: return "Parse error"
-        case -32600: return "Invalid Request"
-        case -32601: return "Method not found"
-        case -32602: return "Invalid params"
-        case -32603: return "Internal error"
-        case -32800: return "Request cancelled"
-        case -32001: return "Fetch failed"
-        case -32002: return "No fetcher"
-        case -32003: return "Cancelled by the server"
-        case -32004: return "Timeout"
-        case -32005: return "Unknown id"
-        case -32006: return "Limit exceeded"
-        case -32007: return "Mutation failed"
-        case -32099 ... -32000: return "Server error"
+        switch self {
+        case .parseError: return "Parse error"
+        case .invalidRequest: return "Invalid Request"
+        case .methodNotFound: return "Method not found"
+        case .invalidParams: return "Invalid params"
+        case .internalError: return "Internal error"
+        case .requestCancelled: return "Request cancelled"
+        case .fetchFailed: return "Fetch failed"
+        case .noFetcher: return "No fetcher"
+        case .cancelledByServer: return "Cancelled by the server"
+        case .timeout: return "Timeout"
+        case .unknownID: return "Unknown id"
+        case .limitExceeded: return "Limit exceeded"
+        case .mutationFailed: return "Mutation failed"
+        case .permissionDenied: return "Permission denied"
+        case _ where Self.serverErrors.contains(rawValue): return "Server error"
         default: return "Error"
         }
     }
+
+    /// JSON-RPC's range of implementation-defined server errors (spec §5.1).
+    private static let serverErrors = -32099 ... -32000
 }
 
 extension RPCErrorCode: CustomStringConvertible {

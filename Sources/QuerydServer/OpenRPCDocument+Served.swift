@@ -5,7 +5,7 @@ import QuerydJSON
 extension OpenRPCDocument {
     /// The document listing exactly the `served` methods (other members unchanged).
     static func served(_ served: [String]) -> JSONValue {
-        // The document is a compile-time constant checked by tests, so it always parses.
+        // The text is protocol/openrpc.json, compiled in and parsed by DispatchTests, so it always parses.
         guard case .object(var document) = try! JSONParser.parse(text),
             case .array(let methods) = document["methods"]
         else { preconditionFailure("OpenRPCDocument.text is not an OpenRPC document") }

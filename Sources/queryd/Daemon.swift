@@ -165,7 +165,7 @@ final class Daemon {
         let uid: JSONValue = connection.peer.map { .number(JSONNumber(Int($0.uid))) } ?? .null
         var line: [UInt8] = []
         let error = RPCError(
-            RPCErrorCode(rawValue: PeerAccess.deniedCode), "Permission denied",
+            .permissionDenied,
             data: ["uid": uid, "reason": "this daemon admits only its own uid and those given with --allow-uid"])
         RPCWriter.error(id: nil, error: error, to: &line)
         line.append(UInt8(ascii: "\n"))
@@ -340,8 +340,6 @@ final class ConnectionBridge: StreamConnectionDelegate, SessionTransport {
 
 /// Which peers may connect: the daemon's own uid and those given with `--allow-uid`.
 struct PeerAccess {
-    /// The error code of the one line a refused peer gets.
-    static let deniedCode = -32008
     let owner: UInt32
     let allowed: Set<UInt32>
 

@@ -8,6 +8,7 @@ struct OpenRPCCommand: ParsableCommand {
         commandName: "openrpc", abstract: "Print the OpenRPC document (every method, gated ones included).")
 
     func run() {
-        print(ProtocolDocument.fullText)
+        // The text is protocol/openrpc.json byte for byte, final newline included.
+        print(ProtocolDocument.fullText, terminator: "")
     }
 }

@@ -75,7 +75,8 @@ final class ShellClient {
             ])
         guard let error = reply["error"] else { return nil }
         let field = error["data"]?["field"]?.stringValue
-        guard error["code"] == -32602, error["data"]?["supported"] == nil, error["data"]?["missing"] == nil,
+        guard RPCError(jsonValue: error)?.code == .invalidParams, error["data"]?["supported"] == nil,
+            error["data"]?["missing"] == nil,
             field == "protocol" || field == "capabilities"
         else { return error }
         return try call("server.hello", params: ["client": client])["error"]
@@ -94,7 +95,7 @@ final class ShellClient {
         try send(
             [
                 "jsonrpc": "2.0", "id": id,
-                "error": ["code": -32601, "message": "Method not found", "data": ["method": method]],
+                "error": RPCError(.methodNotFound, data: ["method": method]).jsonValue,
             ])
     }
 

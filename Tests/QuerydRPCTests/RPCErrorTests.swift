@@ -15,7 +15,7 @@ struct RPCErrorTests {
             (.fetchFailed, -32001, "Fetch failed"), (.noFetcher, -32002, "No fetcher"),
             (.cancelledByServer, -32003, "Cancelled by the server"), (.timeout, -32004, "Timeout"),
             (.unknownID, -32005, "Unknown id"), (.limitExceeded, -32006, "Limit exceeded"),
-            (.mutationFailed, -32007, "Mutation failed"),
+            (.mutationFailed, -32007, "Mutation failed"), (.permissionDenied, -32008, "Permission denied"),
         ]
         for (code, raw, message) in table {
             #expect(code.rawValue == raw)

@@ -2,8 +2,10 @@
 //
 // The core speaks JSON-RPC error objects because fetchers do: a fetcher's error is stored in the
 // query state as the `data` of a -32001 error, and every failure a caller can see has a code here.
+// The codes themselves are QuerydRPC's `RPCErrorCode` constants, defined once there.
 
 public import QuerydJSON
+import QuerydRPC
 
 /// A failed cache operation, with a JSON-RPC error code from the protocol contract.
 public struct CacheFailure: Error, Sendable, Equatable {
@@ -17,64 +19,75 @@ public struct CacheFailure: Error, Sendable, Equatable {
         self.data = data
     }
 
+    /// A failure with `code`, and `code`'s standard message unless `message` is given.
+    init(_ code: RPCErrorCode, _ message: String? = nil, data: JSONValue? = nil) {
+        self.init(code: code.rawValue, message: message ?? code.standardMessage, data: data)
+    }
+
     /// The error as a JSON-RPC error object.
     public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = ["code": .number(JSONNumber(code)), "message": .string(message)]
-        if let data { members["data"] = data }
-        return .object(members)
+        RPCError(RPCErrorCode(rawValue: code), message, data: data).jsonValue
     }
 
     /// The fetch failed after its retries; `fetcherError` is the last attempt's error object.
     static func fetchFailed(_ fetcherError: JSONValue) -> CacheFailure {
-        CacheFailure(code: -32001, message: "Fetch failed", data: fetcherError)
+        CacheFailure(.fetchFailed, data: fetcherError)
     }
 
     /// No fetcher appeared for the key before the caller's timeout (retryable: one may register).
     static func noFetcher(_ key: QueryKey) -> CacheFailure {
-        CacheFailure(code: -32002, message: "No fetcher", data: ["key": key.jsonValue, "retryable": true])
+        CacheFailure(.noFetcher, data: ["key": key.jsonValue, "retryable": true])
     }
 
     /// The fetch was cancelled and there was no data to fall back on. Asking again is retryable
     /// unless someone cancelled the fetch on purpose (`reason` "cancelled").
     static func cancelled(_ reason: String) -> CacheFailure {
         CacheFailure(
-            code: -32003, message: "Cancelled by the server",
-            data: ["reason": .string(reason), "retryable": .bool(reason != "cancelled")])
+            .cancelledByServer, data: ["reason": .string(reason), "retryable": .bool(reason != "cancelled")])
     }
 
     /// Data whose encoding takes `bytes`, more than the `max` a query may hold (so that its replies
     /// fit the outbound limit): `{"bytes": n, "max": m}`.
     public static func dataTooLarge(bytes: Int, max: Int) -> CacheFailure {
-        CacheFailure(
-            code: dataTooLargeCode, message: "Limit exceeded",
-            data: ["bytes": .number(JSONNumber(bytes)), "max": .number(JSONNumber(max))])
+        CacheFailure(.limitExceeded, data: ["bytes": .number(JSONNumber(bytes)), "max": .number(JSONNumber(max))])
     }
-
-    /// The code of `dataTooLarge` (-32006, Limit exceeded).
-    public static let dataTooLargeCode = -32006
 
     /// An id names no subscription, fetcher or attempt of this connection.
     public static func unknownID(_ kind: String, _ id: Int) -> CacheFailure {
-        CacheFailure(code: -32005, message: "Unknown \(kind)", data: [kind: .number(JSONNumber(id))])
+        CacheFailure(.unknownID, "Unknown \(kind)", data: [kind: .number(JSONNumber(id))])
+    }
+
+    /// A `select` pointer that does not resolve in the data: the error of the party's view.
+    static func selectFailed(_ pointer: String) -> CacheFailure {
+        CacheFailure(
+            .invalidParams, "Select failed",
+            data: ["select": .string(pointer), "reason": "the pointer does not resolve in the data"])
     }
 }
 
-/// The error objects the daemon itself records for failed attempts (as if a fetcher had sent them).
+/// The error objects the daemon itself records for failed attempts (as if a fetcher or mutator had
+/// sent them).
 enum AttemptError {
-    static let timeout: JSONValue = ["code": -32004, "message": "Timeout"]
-    static let fetcherDisconnected: JSONValue = ["code": -32002, "message": "Fetcher disconnected"]
-    static let cancelled: JSONValue = ["code": -32003, "message": "Cancelled"]
-    /// TanStack's "data is undefined": a fetch answer must carry data (null is data).
-    static let dataUndefined: JSONValue = ["code": -32602, "message": "data is undefined"]
+    static let timeout = RPCError(.timeout).jsonValue
+    static let fetcherDisconnected = RPCError(.noFetcher, "Fetcher disconnected").jsonValue
+    static let mutatorDisconnected = RPCError(.noFetcher, "Mutator disconnected").jsonValue
+    static let cancelled = RPCError(.cancelledByServer, "Cancelled").jsonValue
+    /// TanStack's "data is undefined": a fetch or mutate answer must carry data (null is data).
+    static let dataUndefined = RPCError(.invalidParams, "data is undefined").jsonValue
     /// Fetched data whose encoding (`bytes`) is longer than a query's data may be (`max`, what
     /// `--max-outbound-bytes` leaves for it).
     static func dataTooLarge(bytes: Int, max: Int) -> JSONValue {
-        [
-            "code": -32006, "message": "Limit exceeded",
-            "data": [
+        RPCError(
+            .limitExceeded,
+            data: [
                 "limit": "max-outbound-bytes", "bytes": .number(JSONNumber(bytes)),
                 "maxDataBytes": .number(JSONNumber(max)),
-            ],
-        ]
+            ]
+        ).jsonValue
+    }
+
+    /// No mutator is registered for the key when an attempt should start.
+    static func noMutator(_ key: QueryKey) -> JSONValue {
+        RPCError(.noFetcher, "No mutator", data: ["key": key.jsonValue]).jsonValue
     }
 }

@@ -123,7 +123,6 @@ extension CacheFailure {
     /// A key used both as an infinite and as an ordinary query.
     static func kindMismatch(_ key: QueryKey, _ reason: String) -> CacheFailure {
         CacheFailure(
-            code: -32602, message: "Invalid params",
-            data: ["field": "options.infinite", "reason": .string("the query \(key) \(reason)")])
+            .invalidParams, data: ["field": "options.infinite", "reason": .string("the query \(key) \(reason)")])
     }
 }

@@ -152,13 +152,7 @@ public final class QueryCache {
                 result.data = subscription?.lastSelected
                 result.status = .error
                 result.isPlaceholderData = false
-                result.error =
-                    CacheFailure(
-                        code: -32602, message: "Select failed",
-                        data: [
-                            "select": .string(select.pointerText), "reason": "the pointer does not resolve in the data",
-                        ]
-                    ).jsonValue
+                result.error = CacheFailure.selectFailed(select.pointerText).jsonValue
             }
         } else if !result.isPlaceholderData, query.hasData {
             result.encodedData = query.encodedData

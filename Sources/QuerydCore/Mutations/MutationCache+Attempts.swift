@@ -11,7 +11,7 @@ extension MutationCache {
             mutation.phase = .queued
             mutation.attempts += 1
             mutation.state.isPaused = false
-            attemptFailed(mutation, error: MutationAttemptError.noMutator(mutation.state.key), minimumDelay: 1)
+            attemptFailed(mutation, error: AttemptError.noMutator(mutation.state.key), minimumDelay: 1)
             return
         }
         let attempt = makeAttemptID()
@@ -28,7 +28,7 @@ extension MutationCache {
             mutation.attemptTimer = scheduler.schedule(after: timeout) { [weak self] in
                 guard let self, let mutation = self.attempts[attempt] else { return }
                 self.endAttempt(of: mutation, notifyMutator: true)
-                self.attemptFailed(mutation, error: MutationAttemptError.timeout)
+                self.attemptFailed(mutation, error: AttemptError.timeout)
             }
         }
         delegate?.mutations(
@@ -59,7 +59,7 @@ extension MutationCache {
     public func attemptSucceeded(_ attempt: MutationAttemptID, answer: JSONValue) {
         guard let mutation = attempts[attempt] else { return }
         guard let data = answer["data"] else {
-            attemptFailed(attempt, error: MutationAttemptError.dataUndefined)
+            attemptFailed(attempt, error: AttemptError.dataUndefined)
             return
         }
         endAttempt(of: mutation, notifyMutator: false)

@@ -29,7 +29,7 @@ extension MutationCache {
         let lost = attempts.filter { _, mutation in mutation.attemptMutator?.connection == connection }
             .map(\.key).sorted { $0.rawValue < $1.rawValue }
         for attempt in lost {
-            attemptFailed(attempt, error: MutationAttemptError.mutatorDisconnected)
+            attemptFailed(attempt, error: AttemptError.mutatorDisconnected)
         }
         for subscription in subscriptions.values where subscription.connection == connection {
             subscriptions[subscription.id] = nil

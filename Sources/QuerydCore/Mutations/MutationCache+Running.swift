@@ -11,22 +11,10 @@
 
 public import QuerydJSON
 
-/// The error objects the daemon records for attempts that no mutator answered.
-enum MutationAttemptError {
-    static let mutatorDisconnected: JSONValue = ["code": -32002, "message": "Mutator disconnected"]
-    static let timeout: JSONValue = ["code": -32004, "message": "Timeout"]
-    static let dataUndefined: JSONValue = ["code": -32602, "message": "data is undefined"]
-
-    /// No mutator is registered for the key when an attempt should start.
-    static func noMutator(_ key: QueryKey) -> JSONValue {
-        ["code": -32002, "message": "No mutator", "data": ["key": key.jsonValue]]
-    }
-}
-
 extension CacheFailure {
     /// The mutation failed after its retries; `mutatorError` is the last attempt's error object.
     static func mutationFailed(_ mutatorError: JSONValue) -> CacheFailure {
-        CacheFailure(code: -32007, message: "Mutation failed", data: mutatorError)
+        CacheFailure(.mutationFailed, data: mutatorError)
     }
 }
 

@@ -36,10 +36,3 @@ enum FetcherMethods {
         call.reply.succeed([:])
     }
 }
-
-extension RPCError {
-    /// The wire form of a cache failure.
-    init(failure: CacheFailure) {
-        self.init(RPCErrorCode(rawValue: failure.code), failure.message, data: failure.data)
-    }
-}

@@ -96,7 +96,7 @@ enum QueryMethods {
             // Subscriptions of this connection with `echo: false` are not pushed this change.
             call.session.outbox.dropEchoes(ofWriteTo: key)
             call.reply.succeed(writing: { result.write(to: &$0) })
-        } catch  where error.code == CacheFailure.dataTooLargeCode {
+        } catch  where error.code == RPCErrorCode.limitExceeded.rawValue {
             throw .dataTooLarge(bytes: error.data?["bytes"]?.intValue ?? 0, configuration: call.server.configuration)
         } catch {
             throw RPCError(failure: error)
