@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # core.sh: the cache engine in process (no socket): set/get/invalidate/fan-out/herd figures from the
 # QuerydCoreBench executable (release build), beside TanStack query-core's in-process figures from
-# /work/shared/reference/figures.md. Prints one Markdown table of medians.
+# bench/ANCHORS.md. Prints one Markdown table of medians.
 #
 # Environment (all optional):
 #   ROUNDS=5              rounds (each workload on a fresh cache per round)
@@ -46,7 +46,7 @@ echo
 machine_line | sed '/^- queryd:/d'
 echo "- binary: $COREBENCH_BIN; $ROUNDS rounds, each workload on a fresh cache; figures are medians"
 echo "- times are the benchmark thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so other tenants of the VM do not"
-echo "  inflate them; TanStack's figures come from /work/shared/reference/figures.md (Node 24, wall time,"
+echo "  inflate them; TanStack's figures come from bench/ANCHORS.md (Node 24, wall time,"
 echo "  measured on this machine kind, not in this run); ratio = queryd ÷ the midpoint of TanStack's range"
 echo "- set/get use keys [\"todos\", i % 100, i] and ~100-byte object values; get reads the encoded answer"
 echo "  \`query.get\` would send (building the key each time); the fan-out row counts the cache's push"

@@ -1,5 +1,5 @@
 // QuerydCoreBench: the cache engine in process (no socket, no JSON-RPC), timed on the workloads of
-// TanStack query-core's in-process figures (/work/shared/reference/figures.md), so the two can be put
+// TanStack query-core's in-process figures (bench/ANCHORS.md), so the two can be put
 // side by side. Each workload runs ROUNDS times on a fresh cache; every figure is the median.
 // Prints a Markdown table on stdout and per-round figures on stderr. Run it from a release build:
 //   swift run -c release QuerydCoreBench [--rounds 5] [--quick]
