@@ -31,22 +31,6 @@ command -v valgrind >/dev/null || fail "valgrind is not installed"
 build_c loadgen fanout
 build_queryd
 
-# start_counted: queryd under callgrind, collecting nothing until callgrind_control -i on
-start_counted() {
-    QUERYD_SOCK="$TMP/queryd-$RANDOM.sock"
-    CG_OUT="$TMP/callgrind.$1.out"
-    valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$CG_OUT" \
-        "$QUERYD_BIN" serve --socket "$QUERYD_SOCK" >"$TMP/queryd.log" 2>&1 &
-    QUERYD_PID=$!
-    PIDS+=("$QUERYD_PID")
-    for _ in $(seq 600); do # valgrind starts slowly: up to 60 s
-        [[ -S "$QUERYD_SOCK" ]] && return 0
-        kill -0 "$QUERYD_PID" 2>/dev/null || fail "queryd under valgrind exited (log: $(tail -5 "$TMP/queryd.log"))"
-        sleep 0.1
-    done
-    fail "queryd under valgrind did not create its socket within 60 s"
-}
-
 # collected: the instructions callgrind counted in $CG_OUT (after the daemon stopped)
 collected() {
     awk '/^totals:/ { print $2; exit }' "$CG_OUT"
@@ -61,7 +45,7 @@ GET_REQ='{"jsonrpc":"2.0","id":%ID%,"method":"query.get","params":{"key":'"$KEY"
 
 # get_count CONNECTIONS PIPELINE: instructions per query.get
 get_count() {
-    start_counted "get-$1x$2"
+    start_callgrind "get-$1x$2"
     timeout 60 "$HERE/out/loadgen" --socket "$QUERYD_SOCK" --once --request "$SET_REQ" >/dev/null ||
         fail "query.set failed"
     callgrind_control -i on "$QUERYD_PID" >/dev/null
@@ -77,7 +61,7 @@ get_count() {
 }
 
 push_count() {
-    start_counted push
+    start_callgrind push
     local out instructions
     out=$("$HERE/out/fanout" --socket "$QUERYD_SOCK" --mode queryd --connections 10 --per-connection 100 \
         --rounds 5 --timeout-s 600 --instr-on "callgrind_control -i on $QUERYD_PID >/dev/null" \

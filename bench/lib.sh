@@ -137,6 +137,24 @@ start_queryd() {
     wait_for_socket "$QUERYD_SOCK" "$QUERYD_PID" queryd
 }
 
+# start_callgrind NAME: queryd ($QUERYD_BIN serve $QUERYD_ARGS) under callgrind, collecting nothing
+# until `callgrind_control -i on`; sets QUERYD_PID, QUERYD_SOCK and CG_OUT (the output file)
+start_callgrind() {
+    QUERYD_SOCK="$TMP/queryd-$RANDOM.sock"
+    CG_OUT="$TMP/callgrind.$1.out"
+    # shellcheck disable=SC2086 # QUERYD_ARGS is a list of words on purpose
+    valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$CG_OUT" \
+        "$QUERYD_BIN" serve --socket "$QUERYD_SOCK" ${QUERYD_ARGS:-} >"$TMP/queryd.log" 2>&1 &
+    QUERYD_PID=$!
+    PIDS+=("$QUERYD_PID")
+    for _ in $(seq 600); do # valgrind starts slowly: up to 60 s
+        [[ -S "$QUERYD_SOCK" ]] && return 0
+        kill -0 "$QUERYD_PID" 2>/dev/null || fail "queryd under valgrind exited (log: $(tail -5 "$TMP/queryd.log"))"
+        sleep 0.1
+    done
+    fail "queryd under valgrind did not create its socket within 60 s"
+}
+
 stop_queryd() {
     stop_pid "$QUERYD_PID"
     rm -f "$QUERYD_SOCK"

@@ -33,23 +33,6 @@ build_queryd
 DEMANGLE=(cat)
 if command -v swift >/dev/null && swift demangle --help >/dev/null 2>&1; then DEMANGLE=(swift demangle --simplified); fi
 
-# start_profiled: queryd under callgrind, collecting nothing until callgrind_control -i on
-start_profiled() {
-    QUERYD_SOCK="$TMP/queryd-$RANDOM.sock"
-    CG_OUT="$TMP/callgrind.$1.out"
-    # shellcheck disable=SC2086
-    valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$CG_OUT" \
-        "$QUERYD_BIN" serve --socket "$QUERYD_SOCK" $QUERYD_ARGS >"$TMP/queryd.log" 2>&1 &
-    QUERYD_PID=$!
-    PIDS+=("$QUERYD_PID")
-    for _ in $(seq 600); do # valgrind starts slowly: up to 60 s
-        [[ -S "$QUERYD_SOCK" ]] && return 0
-        kill -0 "$QUERYD_PID" 2>/dev/null || fail "queryd under valgrind exited (log: $(tail -5 "$TMP/queryd.log"))"
-        sleep 0.1
-    done
-    fail "queryd under valgrind did not create its socket within 60 s"
-}
-
 # top_table TITLE: the TOP functions of $CG_OUT by exclusive Ir, as a Markdown table
 top_table() {
     local total
@@ -80,7 +63,7 @@ top_table() {
 
 START=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 log "fan-out profile: $FAN_CONNS x $FAN_PER subscriptions, $FAN_PUBLISHES publishes"
-start_profiled fanout
+start_callgrind fanout
 out=$("$HERE/out/fanout" --socket "$QUERYD_SOCK" --mode queryd --connections "$FAN_CONNS" --per-connection "$FAN_PER" \
     --rounds "$FAN_PUBLISHES" --timeout-s 600 --instr-on "callgrind_control -i on $QUERYD_PID >/dev/null" \
     --instr-off "callgrind_control -i off $QUERYD_PID >/dev/null") || fail "fanout under callgrind failed: $out"
@@ -89,7 +72,7 @@ stop_pid "$QUERYD_PID"
 FAN_OUT=$CG_OUT
 
 log "invalidation profile: $INV_SIZE cached, $INV_CALLS calls per level"
-start_profiled invalidate
+start_callgrind invalidate
 out=$("$HERE/out/invalidate" --socket "$QUERYD_SOCK" --sizes "$INV_SIZE" --calls "$INV_CALLS" \
     --instr-on "callgrind_control -i on $QUERYD_PID >/dev/null" \
     --instr-off "callgrind_control -i off $QUERYD_PID >/dev/null") || fail "invalidate under callgrind failed: $out"
