@@ -21,8 +21,6 @@ public final class Server {
     /// Read for every push; every access is a single subscript (or a copy, to iterate), never
     /// spanning a call, so accesses are not checked for exclusivity.
     @exclusivity(unchecked) private var sessions: [ConnectionID: Session] = [:]
-    /// The `mutate` request carrying each mutation attempt: its connection and request id.
-    var mutateRequests: [MutationAttemptID: (connection: ConnectionID, request: Int)] = [:]
     // The two lists below are touched for every request; no access to either spans a call that
     // could reach it again (`flush` works on copies), so accesses are not checked for exclusivity.
     @exclusivity(unchecked) private var dirty: [Session] = []
@@ -80,7 +78,7 @@ public final class Server {
         sessions[session.connection] = nil
         if lastPushSession === session { lastPushSession = nil }
         cache.connectionClosed(session.connection)
-        mutationsConnectionClosed(session.connection)
+        mutations.connectionClosed(session.connection)
     }
 
     func markDirty(_ session: Session) {
@@ -174,7 +172,7 @@ extension Server: CacheDelegate {
 
     public func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {
         let session = sessions[connection]
-        session?.cancel(attempt)
+        session?.cancel(.fetch(attempt))
     }
 
     public func cache(
