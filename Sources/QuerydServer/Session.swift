@@ -71,7 +71,7 @@ public final class Session {
     /// Server-to-client requests awaiting an answer, and the attempt each carries.
     var outgoing = OutgoingRequests()
     /// The peer closed its writing side: finish what was read, then close.
-    private var receivedEOF = false
+    private(set) var receivedEOF = false
     /// The transport is gone. (A plain flag, read on every flush and never borrowed: not checked
     /// for exclusivity.)
     @exclusivity(unchecked) private(set) var isClosed = false
