@@ -4,8 +4,6 @@
 // `mutation.changed` pushes.
 
 public import QuerydCore
-import QuerydJSON
-import QuerydRPC
 
 extension Server: MutationCacheDelegate {
     public func mutations(_ cache: MutationCache, send request: MutateRequest) {
@@ -23,5 +21,4 @@ extension Server: MutationCacheDelegate {
         session.outbox.appendMutationPush(state, to: subscription)
         markDirty(session)
     }
-
 }
