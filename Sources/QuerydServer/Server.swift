@@ -21,17 +21,16 @@ public final class Server {
     /// Read for every push; every access is a single subscript (or a copy, to iterate), never
     /// spanning a call, so accesses are not checked for exclusivity.
     @exclusivity(unchecked) private var sessions: [ConnectionID: Session] = [:]
-    /// The `mutate` request carrying each mutation attempt: its connection and request id.
-    var mutateRequests: [MutationAttemptID: (connection: ConnectionID, request: Int)] = [:]
     // The two lists below are touched for every request; no access to either spans a call that
     // could reach it again (`flush` works on copies), so accesses are not checked for exclusivity.
     @exclusivity(unchecked) private var dirty: [Session] = []
     /// Sessions whose output waits for their peer to read what was written before.
     @exclusivity(unchecked) private var held: [Session] = []
     private var lastConnectionID = 0
-    /// The session the last `query.changed` push went to (cleared when it closes). Read and written
-    /// only by single accesses, so accesses are not checked for exclusivity.
-    @exclusivity(unchecked) private var lastPushSession: Session?
+    /// The session the last `query.changed` push went to (cleared when it closes; see
+    /// FastPaths/Server+Pushes.swift). Read and written only by single accesses, so accesses are not
+    /// checked for exclusivity.
+    @exclusivity(unchecked) var lastPushSession: Session?
     /// The buffer a session's output is encoded into when it flushes, reused by every session:
     /// transports copy what they do not write at once, so it is free again after each write.
     /// Only `Session.flush` touches it, never across a call that could flush again, so its
@@ -80,7 +79,7 @@ public final class Server {
         sessions[session.connection] = nil
         if lastPushSession === session { lastPushSession = nil }
         cache.connectionClosed(session.connection)
-        mutationsConnectionClosed(session.connection)
+        mutations.connectionClosed(session.connection)
     }
 
     func markDirty(_ session: Session) {
@@ -174,29 +173,6 @@ extension Server: CacheDelegate {
 
     public func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {
         let session = sessions[connection]
-        session?.cancel(attempt)
-    }
-
-    public func cache(
-        _ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID
-    ) {
-        self.cache(cache, push: QueryView(result), to: subscription, connection: connection)
-    }
-
-    public func cache(
-        _ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID
-    ) {
-        // A publish pushes to the subscriptions of a connection one after another: the session of
-        // the last push is kept, so only the first push of a run looks the connection up.
-        let session: Session
-        if let last = lastPushSession, last.connection == connection {
-            session = last
-        } else {
-            guard let found = sessions[connection] else { return }
-            lastPushSession = found
-            session = found
-        }
-        session.outbox.appendPush(view, to: subscription)
-        markDirty(session)
+        session?.cancel(.fetch(attempt))
     }
 }

@@ -3,6 +3,10 @@
 // answer, with no JSON values, strings or reply object built. Every other line (a miss, a query
 // without data, another method or form) takes the general path, which gives the same reply for
 // a hit; the fast path only skips work.
+//
+// The invariants it relies on are checked in debug builds (`assert`), where they are cheap enough:
+// the connection has not seen its end of input (so no close needs checking), the unretained cache
+// is the server's, and a remembered query that still has data is the one its key text looks up.
 
 import Glibc
 import QuerydCore
@@ -30,11 +34,14 @@ extension Session {
             let request = GetRequestScanner.scan(line, maxDepth: server.configuration.maxDepth)
         else { return false }
         if hasDeferredAnswers, reusesPendingID(request.id, in: line) { return false }
+        assert(!receivedEOF, "the fast path runs only before the end of input, when no close is due")
+        assert(unretainedCache.takeUnretainedValue() === server.cache, "the unretained cache is the server's")
         let query: Query
         let answerBytes: Int
         // The remembered query answers when it still has data and is still cached (one call
         // checks both); otherwise the key is looked up.
         if let last = lastGetQuery(request, line: line), let bytes = last.getAnswerByteCount {
+            assert(isCurrent(last, of: request, line: line), "the same key text is the same cached query")
             query = last
             answerBytes = bytes
         } else {
@@ -95,6 +102,12 @@ extension Session {
         lastGetKeyText.removeAll(keepingCapacity: true)
         lastGetKeyText.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[request.key]))
         lastGetQuery = query
+    }
+
+    /// Whether `query` is the cached query of `request`'s key (the debug check of `lastGetQuery`).
+    private func isCurrent(_ query: Query, of request: GetRequestLine, line: UnsafeRawBufferPointer) -> Bool {
+        var scratch: [UInt8] = []
+        return Session.cachedQuery(request, line: line, cache: server.cache, scratch: &scratch) === query
     }
 
     /// The longest key text remembered by `rememberGet`.
