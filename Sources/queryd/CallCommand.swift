@@ -1,10 +1,12 @@
-// `queryd call METHOD [PARAMS]`: one request from the shell. The result is printed as one JSON
-// line; an error reply is printed to stderr (exit 1); no daemon or a lost connection exits 2.
+// `queryd call METHOD [PARAMS]`: one request from the shell, through the Swift client (QuerydClient).
+// The result is printed as one JSON line; an error reply is printed to stderr (exit 1); no daemon or a
+// lost connection exits 2.
 
 import ArgumentParser
+import QuerydClient
 import QuerydJSON
 
-struct CallCommand: ParsableCommand {
+struct CallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
         abstract: "Send one request and print its result as a JSON line.",
@@ -27,21 +29,13 @@ struct CallCommand: ParsableCommand {
         if let params { _ = try parseArgumentJSON(params, name: "PARAMS") }
     }
 
-    func run() throws {
+    func run() async throws {
         let parsed = try params.map { try parseArgumentJSON($0, name: "PARAMS") }
-        let reply: JSONValue
+        let client = try await connectedShellClient(socket: socket, noReconnect: true, command: "call")
         do {
-            let client = try ShellClient(
-                socketPath: resolvedSocketPath(explicit: socket))
-            reply = try client.call(method, params: parsed)
+            ShellOutput.line(try await client.call(method, parsed ?? [:]).encodedString)
         } catch {
-            ShellOutput.line("queryd call: \(error)", to: 2)
-            throw ExitCode(2)
+            throw shellExit(error, command: "call")
         }
-        if let error = reply["error"] {
-            ShellOutput.line(error.encodedString, to: 2)
-            throw ExitCode(1)
-        }
-        ShellOutput.line((reply["result"] ?? .null).encodedString)
     }
 }

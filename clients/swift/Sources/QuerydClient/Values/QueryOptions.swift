@@ -161,6 +161,9 @@ public struct QueryOptions: Sendable, Hashable {
     /// With `false`, this client's own ``QueryClient/set(_:data:)`` is not pushed back to the subscription
     /// (protocol 2; the reply has the state already).
     public var echo: Bool?
+    /// Option members sent as they are, for options this type does not model or options given as JSON (a
+    /// command line's `--options '{"staleTime":60000}'`); a member here replaces the typed option of that name.
+    public var additional: [String: JSONValue] = [:]
 
     /// Options; every argument defaults to "not set".
     public init(
@@ -231,6 +234,7 @@ public struct QueryOptions: Sendable, Hashable {
         }
         if let push { members["push"] = .string(push.rawValue) }
         if let echo { members["echo"] = .bool(echo) }
+        members.merge(additional) { _, given in given }
         return .object(members)
     }
 }
