@@ -51,17 +51,13 @@ struct FetcherCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try parseKeyArgument(key)
-        if let defaults { _ = try parseObjectArgument(defaults, name: "--defaults") }
+        if let defaults { _ = try parseOptionsArgument(defaults, name: "--defaults") }
         guard !command.isEmpty else { throw ValidationError("give the command after --, e.g. -- sh -c 'echo 42'") }
     }
 
     func run() async throws {
         let prefix = try parseKeyArgument(key)
-        var queryDefaults: QueryOptions?
-        if let defaults {
-            queryDefaults = QueryOptions();
-            queryDefaults?.additional = try parseObjectArgument(defaults, name: "--defaults")
-        }
+        let queryDefaults = try defaults.map { try parseOptionsArgument($0, name: "--defaults") }
         let client = try await connectedShellClient(socket: socket, noReconnect: noReconnect, command: "fetcher")
         let events = await client.connectionEvents()
         let registration: Registration

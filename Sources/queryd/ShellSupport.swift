@@ -31,12 +31,15 @@ func parseArgumentJSON(_ text: String, name: String) throws -> JSONValue {
     }
 }
 
-/// Parses a JSON object given on the command line (options); anything else is a usage error.
-func parseObjectArgument(_ text: String, name: String) throws -> [String: JSONValue] {
+/// Parses query options given on the command line as a JSON object (sent as they are); anything else is
+/// a usage error.
+func parseOptionsArgument(_ text: String, name: String) throws -> QueryOptions {
     guard case .object(let members) = try parseArgumentJSON(text, name: name) else {
         throw ValidationError("\(name) must be a JSON object, e.g. '{\"staleTime\":60000}'")
     }
-    return members
+    var options = QueryOptions()
+    options.additional = members
+    return options
 }
 
 /// Parses the KEY argument, a JSON array.

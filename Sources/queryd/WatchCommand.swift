@@ -36,13 +36,12 @@ struct WatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try parseKeyArgument(key)
-        if let options { _ = try parseObjectArgument(options, name: "--options") }
+        if let options { _ = try parseOptionsArgument(options, name: "--options") }
         if let count, count < 1 { throw ValidationError("--count must be positive") }
     }
 
     func run() async throws {
-        var queryOptions = QueryOptions()
-        if let options { queryOptions.additional = try parseObjectArgument(options, name: "--options") }
+        let queryOptions = try options.map { try parseOptionsArgument($0, name: "--options") } ?? QueryOptions()
         let key = try parseKeyArgument(key)
         let client = try await connectedShellClient(socket: socket, noReconnect: noReconnect, command: "watch")
         let subscription: QuerySubscription
