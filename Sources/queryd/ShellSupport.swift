@@ -64,12 +64,14 @@ func resolvedSocketPath(explicit: String?) -> String {
 }
 
 /// A client connected to the daemon at `--socket` (reconnecting with 50 ms to 1 s backoff unless
-/// `noReconnect`); a daemon that cannot be reached exits with status 2.
+/// `noReconnect`); a daemon that cannot be reached exits with status 2, one that refuses the hello with 1.
 func connectedShellClient(socket: String?, noReconnect: Bool, command: String) async throws -> QueryClient {
     let path = resolvedSocketPath(explicit: socket)
     let client = QueryClient(socketPath: path, reconnect: noReconnect ? .disabled : .standard)
     do {
         try await client.connect()
+    } catch .server(let refusal) {
+        throw shellExit(.server(refusal), command: command)  // `server.hello` refused
     } catch {
         ShellOutput.line("queryd \(command): cannot connect to queryd at \(path) (\(error))", to: 2)
         throw ExitCode(2)
