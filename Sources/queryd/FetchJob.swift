@@ -3,7 +3,7 @@
 // run for long), and turns the outcome into the fetcher's answer (stdout = data; a non-zero exit = the
 // error {"code":1,"message":<stderr>}). Cancelling the calling task kills the command (SIGTERM).
 
-import Foundation
+import Dispatch
 import Glibc
 import QuerydClient
 import QuerydJSON
@@ -21,7 +21,8 @@ struct FetchJob: Sendable {
         let job = try FetchJob(command: command, environment: environment(for: request))
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                Thread.detachNewThread { continuation.resume(returning: job.collect()) }
+                // A serial queue of its own per command: its blocking reads hold one thread of Dispatch's pool.
+                DispatchQueue(label: "queryd-fetch").async { continuation.resume(returning: job.collect()) }
             }
         } onCancel: {
             kill(job.pid, SIGTERM)
