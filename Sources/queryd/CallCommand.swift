@@ -1,6 +1,11 @@
 // `queryd call METHOD [PARAMS]`: one request from the shell, through the Swift client (QuerydClient).
 // The result is printed as one JSON line; an error reply is printed to stderr (exit 1); no daemon or a
 // lost connection exits 2.
+//
+// Start-up cost of using the client here, measured (release, `queryd call server.ping` 200 times in a
+// loop, shared 2-core machine): 8.3 ms best / 8.7 ms median with the former blocking client, 10.8 ms /
+// 12.2 ms on QueryClient (its `server.hello` round trip and the async runtime's threads). Kept: one
+// client for framing, negotiation and socket rules is worth ~3 ms per call.
 
 import ArgumentParser
 import QuerydClient
