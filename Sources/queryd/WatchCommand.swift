@@ -1,11 +1,13 @@
 // `queryd watch KEY`: subscribe from the shell and print the subscription's state, then every
-// change, one JSON line each, until interrupted (or `--count` lines were printed). When the daemon
-// goes away it reconnects with backoff and subscribes again (unless --no-reconnect).
+// change, one JSON line each, until interrupted (or `--count` lines were printed). It runs on the
+// Swift client (QuerydClient), which reconnects with backoff when the daemon goes away and
+// subscribes again (unless --no-reconnect).
 
 import ArgumentParser
+import QuerydClient
 import QuerydJSON
 
-struct WatchCommand: ParsableCommand {
+struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Subscribe to a query and print each of its states as a JSON line.",
@@ -33,63 +35,33 @@ struct WatchCommand: ParsableCommand {
     var socket: String?
 
     func validate() throws {
-        guard case .array = try parseArgumentJSON(key, name: "KEY") else {
-            throw ValidationError("KEY must be a JSON array, e.g. '[\"todos\"]'")
-        }
-        if let options { _ = try parseArgumentJSON(options, name: "--options") }
+        _ = try parseKeyArgument(key)
+        if let options { _ = try parseOptionsArgument(options, name: "--options") }
         if let count, count < 1 { throw ValidationError("--count must be positive") }
     }
 
-    func run() throws {
-        var params: [String: JSONValue] = ["key": try parseArgumentJSON(key, name: "KEY")]
-        if let options { params["options"] = try parseArgumentJSON(options, name: "--options") }
-        let path = resolvedSocketPath(explicit: socket)
-        var client: ShellClient
+    func run() async throws {
+        let queryOptions = try options.map { try parseOptionsArgument($0, name: "--options") } ?? QueryOptions()
+        let key = try parseKeyArgument(key)
+        let client = try await connectedShellClient(socket: socket, noReconnect: noReconnect, command: "watch")
+        let subscription: QuerySubscription
         do {
-            client = try ShellClient(socketPath: path)
+            subscription = try await client.subscribe(key, options: queryOptions)
         } catch {
-            ShellOutput.line("queryd watch: \(error)", to: 2)
-            throw ExitCode(2)
+            throw shellExit(error, command: "watch")
         }
+        // The stream starts with the subscribe reply's state, and after a reconnect the new subscribe state.
         var printed = 0
-        while true {
-            do {
-                try watch(on: client, params: .object(params), printed: &printed)
-                return
-            } catch let error as ShellTransportError {
+        for await event in subscription.events {
+            switch event {
+            case .state(let state):
+                ShellOutput.line(state.raw.encodedString)
+                printed += 1
+                if let count, printed >= count { return }
+            case .connectionLost(let error):
                 ShellOutput.line("queryd watch: \(error)", to: 2)
                 if noReconnect { throw ExitCode(2) }
             }
-            client = ShellClient.reconnecting(to: path)
-        }
-    }
-
-    /// Negotiates, subscribes and prints states on one connection until `--count` states were printed in
-    /// all (then returns) or the connection ends (then throws).
-    private func watch(on client: ShellClient, params: JSONValue, printed: inout Int) throws {
-        let reply =
-            try client.hello(requests: []).map { ["error": $0] } ?? client.call("query.subscribe", params: params)
-        if let error = reply["error"] {
-            ShellOutput.line(error.encodedString, to: 2)
-            throw ExitCode(1)
-        }
-        guard let subscription = reply["result"]?["subscription"], let state = reply["result"]?["state"] else {
-            throw ShellTransportError("unexpected subscribe reply: \(reply.encodedString)")
-        }
-        ShellOutput.line(state.encodedString)
-        printed += 1
-        while count.map({ printed < $0 }) ?? true {
-            let message = try client.nextMessage()
-            if message["id"] != nil {
-                try client.refuse(message)
-                continue
-            }
-            client.noteClosing(message)
-            guard message["method"]?.stringValue == "query.changed", message["params"]?["subscription"] == subscription,
-                let changed = message["params"]?["state"]
-            else { continue }
-            ShellOutput.line(changed.encodedString)
-            printed += 1
         }
     }
 }

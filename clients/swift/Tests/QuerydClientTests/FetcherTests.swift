@@ -33,6 +33,23 @@ import Testing
         #expect(try await reader.get(JSONKey(["todos", 8])) == nil)
     }
 
+    @Test func daemonIDNamesTheRegistrationTheDaemonHolds() async throws {
+        let daemon = try TestDaemon()
+        let server = try await connectedClient(daemon)
+        let first = try await server.registerFetcher(["a"]) { _, _ in .data(1) }
+        let second = try await server.registerFetcher(["b"]) { _, _ in .data(2) }
+        let firstID = try #require(await server.daemonID(of: first))
+        let secondID = try #require(await server.daemonID(of: second))
+        #expect(firstID != secondID)
+        // The daemon knows the id: unregistering by it succeeds, and a second time it is unknown.
+        _ = try await server.call("fetcher.unregister", ["fetcher": .number(JSONNumber(firstID))])
+        await #expect(throws: QueryClientError.self) {
+            _ = try await server.call("fetcher.unregister", ["fetcher": .number(JSONNumber(firstID))])
+        }
+        try await server.unregisterFetcher(second)
+        #expect(await server.daemonID(of: second) == nil)
+    }
+
     @Test func twoClientsShareOneFetch() async throws {
         let daemon = try TestDaemon()
         let server = try await connectedClient(daemon)

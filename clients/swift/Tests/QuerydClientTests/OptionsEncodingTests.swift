@@ -23,6 +23,15 @@ import Testing
         #expect(QueryOptions().isEmpty)
     }
 
+    @Test func additionalMembersAreSentAsGivenAndReplaceTypedOnes() {
+        var options = QueryOptions(staleTime: 1, gcTime: 2)
+        options.additional = ["staleTime": 60000, "futureOption": ["x": true]]
+        #expect(options.jsonValue == ["staleTime": 60000, "gcTime": 2000, "futureOption": ["x": true]])
+        var onlyAdditional = QueryOptions()
+        onlyAdditional.additional = ["enabled": false]
+        #expect(!onlyAdditional.isEmpty && onlyAdditional.jsonValue == ["enabled": false])
+    }
+
     @Test func secondsBecomeMillisecondsAndSwiftNamesMapToWireNames() {
         let options = QueryOptions(
             enabled: false, staleTime: 1.5, gcTime: .infinity, retry: .count(2, delay: 0.25),

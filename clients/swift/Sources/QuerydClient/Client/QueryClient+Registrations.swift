@@ -38,6 +38,12 @@ extension QueryClient {
         return Registration(id: local)
     }
 
+    /// The daemon's id for a fetcher or mutator registration on the current connection (it changes when the
+    /// client registers again after a reconnect); nil while the registration is not in place.
+    public func daemonID(of registration: Registration) -> Int? {
+        fetchers[registration.id]?.serverID ?? mutators[registration.id]?.serverID
+    }
+
     /// Stops serving a fetcher registration.
     public func unregisterFetcher(_ registration: Registration) async throws(QueryClientError) {
         guard let entry = fetchers.removeValue(forKey: registration.id), let serverID = entry.serverID else { return }

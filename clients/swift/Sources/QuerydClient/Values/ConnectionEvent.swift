@@ -1,7 +1,14 @@
 // Connection life-cycle events and the reconnect policy.
 
-public import Foundation
 public import QuerydJSON
+
+// FoundationEssentials where it exists (Linux): full Foundation loads ICU, which costs every program that
+// links the client about 6 ms of start-up (measured on `queryd`, release build).
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A change of the client's connection to the daemon.
 public enum ConnectionEvent: Sendable, Hashable {
@@ -52,7 +59,7 @@ public struct ReconnectPolicy: Sendable, Hashable {
     /// The delay before the next try after `failures` failed tries: `initialDelay * 2^failures`, capped at
     /// `maxDelay`, less a random part of up to `jitter` of it.
     public func delay(afterFailedAttempts failures: Int, random: Double = Double.random(in: 0...1)) -> TimeInterval {
-        let doubled = initialDelay * pow(2, Double(min(failures, 32)))
+        let doubled = initialDelay * Double(1 << min(failures, 32))
         let capped = min(doubled, maxDelay)
         return capped * (1 - min(max(jitter, 0), 1) * random)
     }
