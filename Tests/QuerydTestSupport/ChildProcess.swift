@@ -23,7 +23,7 @@ public enum QuerydBinary {
 public enum ChildProcess {
     /// Starts `arguments[0]` with `arguments`, stdin from /dev/null, stdout to the file `output` and stderr to
     /// `errors` (nil: inherited; the same path: one file for both), created mode 0600 and truncated unless
-    /// `appending`. Test threads (Dispatch workers) may block signals, so the child starts with an empty signal
+    /// `appending`; no other descriptor of the test process is inherited. Test threads (Dispatch workers) may block signals, so the child starts with an empty signal
     /// mask and default dispositions for SIGTERM, SIGINT, SIGPIPE and SIGHUP, or SIGTERM would never reach it.
     public static func spawn(
         _ arguments: [String], output: String? = nil, errors: String? = nil, appending: Bool = false
@@ -32,6 +32,9 @@ public enum ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         let flags = O_WRONLY | O_CREAT | (appending ? O_APPEND : O_TRUNC)
+        // Descriptors the test process has open for other tests running beside this one (their sockets,
+        // pipes, files) are not the child's: a daemon under a low open-file limit would count them.
+        closeInheritedDescriptors(&actions)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         if let errors { posix_spawn_file_actions_addopen(&actions, 2, errors, flags, 0o600) }
         if let output, output == errors {
@@ -58,5 +61,14 @@ public enum ChildProcess {
         }
         guard result == 0 else { throw SystemCallError("posix_spawn \(arguments[0])", errno: result) }
         return pid
+    }
+
+    /// Adds glibc's "close every descriptor from 3 up" action (2.34 and later; looked up at run time,
+    /// since the Glibc module does not export the `_np` declaration). Without it, nothing is added.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
 }
