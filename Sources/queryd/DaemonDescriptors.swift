@@ -14,12 +14,22 @@ enum DescriptorBudget {
     /// for refused connections in flight.
     static let reserved = 32
 
+    /// Descriptors the daemon opens after it sized the connection limit: the loop's (epoll, signal pipe,
+    /// async wakeups), the listener and its reserve, the persistence file with its -wal and -shm, a
+    /// reopened log file, and headroom. Those open before (stdio, the runtime's, the log file, and any a
+    /// parent left open) are counted.
+    static let openedLater = 16
+
     /// Raises the soft RLIMIT_NOFILE to fit `connections` (up to the hard limit) and returns the number of
     /// connections that fit: `connections`, or fewer (at least 1) when the limit cannot be raised enough.
+    /// Descriptors already open (among them any a careless parent left open) count against the limit.
     static func fit(connections: Int, logger: Logger) -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return connections }
-        let needed = rlim_t(connections + reserved)
+        let open = openDescriptorCount()
+        let own = max(reserved, open + openedLater)
+        if own > reserved { logger.info("\(open) descriptors are open at start; \(own) are kept for the daemon") }
+        let needed = rlim_t(connections + own)
         if limit.rlim_cur < needed {
             let wanted = min(needed, limit.rlim_max)
             var raised = limit
@@ -30,13 +40,28 @@ enum DescriptorBudget {
             }
         }
         guard limit.rlim_cur < needed else { return connections }
-        let fitting = max(1, Int(limit.rlim_cur) - reserved)
+        let fitting = max(1, Int(limit.rlim_cur) - own)
         logger.warning(
             """
             the open file limit is \(limit.rlim_cur) (hard limit \(limit.rlim_max)): serving at most \(fitting) \
             connections instead of --max-connections \(connections); raise it (ulimit -n) to serve more
             """)
         return fitting
+    }
+}
+
+extension DescriptorBudget {
+    /// The descriptors open in this process now (the entries of /proc/self/fd, less the one reading
+    /// it); 3 (stdio) where /proc is not there to tell.
+    static func openDescriptorCount() -> Int {
+        guard let directory = opendir("/proc/self/fd") else { return 3 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { $0.first }
+            if name != UInt8(ascii: ".") { count += 1 }
+        }
+        return count - 1
     }
 }
 

@@ -45,4 +45,34 @@ struct DescriptorLimitTests {
         #expect(servedAgain)
         #expect(try daemon.stop() == .exited(0))
     }
+
+    @Test(
+        "descriptors a parent left open count: with 40 of them under ulimit -n 64, fewer connections are promised and kept"
+    )
+    func strayDescriptorsCountAgainstTheLimit() throws {
+        // How many descriptors the runtime opens before the daemon counts them differs between builds,
+        // so the test takes the number the log promises and checks that it is kept.
+        let daemon = try DaemonProcess(openFileLimit: 64, strayDescriptors: 40)
+        let tail = daemon.logTail()
+        let promised = try #require(
+            tail.split(separator: "\n").compactMap { line -> Int? in
+                guard let range = line.firstRange(of: "serving at most ") else { return nil }
+                return Int(line[range.upperBound...].prefix { $0.isNumber })
+            }.first)
+        #expect(promised < 32)
+        #expect(tail.contains("descriptors are open at start"))
+        var served: [LineClient] = []
+        for _ in 0..<promised {
+            let client = try daemon.connect()
+            try client.expectHealthy()
+            served.append(client)
+        }
+        let extra = try daemon.connect()
+        let refusal =
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32006,"message":"Too many connections","data":"#
+            + #"{"limit":"max-connections","max":\#(promised),"retryable":true}}}"#
+        #expect(try extra.readLine() == refusal)
+        for client in served { try client.expectHealthy() }
+        #expect(try daemon.stop() == .exited(0))
+    }
 }

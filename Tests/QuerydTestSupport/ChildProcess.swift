@@ -23,10 +23,12 @@ public enum QuerydBinary {
 public enum ChildProcess {
     /// Starts `arguments[0]` with `arguments`, stdin from /dev/null, stdout to the file `output` and stderr to
     /// `errors` (nil: inherited; the same path: one file for both), created mode 0600 and truncated unless
-    /// `appending`; no other descriptor of the test process is inherited. Test threads (Dispatch workers) may block signals, so the child starts with an empty signal
+    /// `appending`; no other descriptor of the test process is inherited (`strayDescriptors` opens that many
+    /// more, from 3 up, to stand for a parent that leaks them). Test threads (Dispatch workers) may block signals, so the child starts with an empty signal
     /// mask and default dispositions for SIGTERM, SIGINT, SIGPIPE and SIGHUP, or SIGTERM would never reach it.
     public static func spawn(
-        _ arguments: [String], output: String? = nil, errors: String? = nil, appending: Bool = false
+        _ arguments: [String], output: String? = nil, errors: String? = nil, appending: Bool = false,
+        strayDescriptors: Int = 0
     ) throws(SystemCallError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -35,6 +37,10 @@ public enum ChildProcess {
         // Descriptors the test process has open for other tests running beside this one (their sockets,
         // pipes, files) are not the child's: a daemon under a low open-file limit would count them.
         closeInheritedDescriptors(&actions)
+        // Descriptors 3, 4, … left open as a careless parent would leave them (copies of /dev/null).
+        for descriptor in 0..<Int32(strayDescriptors) {
+            posix_spawn_file_actions_addopen(&actions, 3 + descriptor, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         if let errors { posix_spawn_file_actions_addopen(&actions, 2, errors, flags, 0o600) }
         if let output, output == errors {

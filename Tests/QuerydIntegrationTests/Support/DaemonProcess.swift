@@ -44,15 +44,18 @@ final class DaemonProcess {
 
     /// Starts `queryd serve --socket <socketPath> <flags>` and waits (10 ms polls, at most 10 s)
     /// until the socket accepts a connection.
-    /// With `openFileLimit`, the daemon runs under `sh -c 'ulimit -n <limit>; exec queryd …'`.
+    /// With `openFileLimit`, the daemon runs under `sh -c 'ulimit -n <limit>; exec queryd …'`; with
+    /// `strayDescriptors`, it starts with that many descriptors left open from 3 up.
     init(
-        flags: [String] = [], socketPath: String = DaemonProcess.temporarySocketPath(), openFileLimit: Int? = nil
+        flags: [String] = [], socketPath: String = DaemonProcess.temporarySocketPath(), openFileLimit: Int? = nil,
+        strayDescriptors: Int = 0
     ) throws {
         self.socketPath = socketPath
         self.logPath = socketPath.replacingSuffix(".sock", with: ".log")
         self.pid = try DaemonProcess.spawn(
             arguments: ["serve", "--socket", socketPath] + flags, logPath: logPath,
-            wrapper: openFileLimit.map { ["/bin/sh", "-c", "ulimit -n \($0) && exec \"$0\" \"$@\""] } ?? [])
+            wrapper: openFileLimit.map { ["/bin/sh", "-c", "ulimit -n \($0) && exec \"$0\" \"$@\""] } ?? [],
+            strayDescriptors: strayDescriptors)
         try waitUntilAccepting()
     }
 
@@ -156,12 +159,15 @@ final class DaemonProcess {
 
     /// Starts `queryd <arguments>`, or `<wrapper> queryd <arguments>` (a wrapper command ending where the
     /// binary's path is its next argument), with stdout and stderr to `logPath`.
-    static func spawn(arguments: [String], logPath: String, wrapper: [String] = []) throws -> pid_t {
+    static func spawn(
+        arguments: [String], logPath: String, wrapper: [String] = [], strayDescriptors: Int = 0
+    ) throws -> pid_t {
         let binary = QuerydBinary.path
         guard access(binary, X_OK) == 0 else {
             throw IntegrationError("queryd binary not found at \(binary) (build it or set QUERYD_BIN)")
         }
-        return try ChildProcess.spawn(wrapper + [binary] + arguments, output: logPath, errors: logPath)
+        return try ChildProcess.spawn(
+            wrapper + [binary] + arguments, output: logPath, errors: logPath, strayDescriptors: strayDescriptors)
     }
 
     private static func readTail(of path: String, maxBytes: Int) -> String {
