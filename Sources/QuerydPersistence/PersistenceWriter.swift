@@ -1,4 +1,4 @@
-// Write-behind persistence, the loop's side: the cache's observer collects the keys whose data
+// Write-behind persistence, the loop's side: the consumer of the engine's data changes collects the keys whose data
 // changed or which left the cache, and hands them out in batches of encoded rows.
 //
 // Changes to the same key between two batches cost one row write. What a batch holds is read from
@@ -24,7 +24,7 @@ public final class PersistenceWriter: QueryCacheObserver {
     /// Called when a change arrives while nothing was pending: time to schedule a flush.
     public var onFirstChange: (() -> Void)?
 
-    /// A writer for `cache`. It does not attach itself: set `cache.observer`.
+    /// A writer for `cache`. It does not attach itself: the server's `dataObserver` hands it the changes.
     public init(cache: QueryCache) {
         self.cache = cache
     }

@@ -33,7 +33,7 @@ extension QueryCache {
         throws(PersistenceError) -> RestoreReport
     {
         var restored = 0
-        let counts = try store.restore(maxAge: maxAge, buster: buster, now: scheduler.clock.now, maxDepth: maxDepth) {
+        let counts = try store.restore(maxAge: maxAge, buster: buster, now: clock.now, maxDepth: maxDepth) {
             entry in
             if restore(
                 key: entry.key, data: entry.data, dataUpdatedAt: entry.dataUpdatedAt,

@@ -16,7 +16,7 @@ final class PendingReply {
     /// The batch this request belongs to, with its position there.
     let batch: BatchReply?
     let slot: Int
-    /// The cache wait behind a deferred answer, so a cancel can withdraw it.
+    /// The engine wait behind a deferred answer, so a cancel can withdraw it.
     var waiter: WaiterToken?
     private(set) var isAnswered = false
 
@@ -53,6 +53,8 @@ final class PendingReply {
         guard !isAnswered else { return }
         isAnswered = true
         guard let session = link.session else { return }
+        // What the engine decided before this answer goes out first (pushes before the reply).
+        session.server.applyEffects()
         session.replyFinished(self)
         guard let id else { return }
         let limit = session.server.configuration.maxOutboundBytes

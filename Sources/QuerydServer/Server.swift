@@ -1,6 +1,6 @@
-// The server: the one query cache, every session, and the glue between them. It implements the
-// cache's delegate (turning effects into `fetch` requests, `$/cancelRequest` and `query.changed`
-// on the right connections) and dispatches methods by name through the method table.
+// The server: the one engine (query and mutation caches), every session, and the glue between
+// them. It dispatches methods by name through the method table, feeds the engine its inputs, and
+// applies the effects the engine returns (Server+Effects.swift) on the right connections.
 
 public import Logging
 public import QuerydCore
@@ -13,7 +13,13 @@ public final class Server {
     public let cache: QueryCache
     /// The mutations, mutators and mutation subscriptions, writing to `cache`.
     public let mutations: MutationCache
-    public let scheduler: TimerScheduler
+    /// Consumes the engine's `dataChanged` / `queryRemoved` effects (the persistence writer);
+    /// setting it turns those effects on.
+    public var dataObserver: (any QueryCacheObserver)? {
+        didSet { cache.reportsDataChanges = dataObserver != nil }
+    }
+    /// The requests waiting for an engine answer.
+    var waitingCallers = WaitingCallers()
     /// The test clock, when `configuration.manualClock` is on.
     public let manualClock: ManualClock?
     let logger: Logger
@@ -45,16 +51,13 @@ public final class Server {
     /// A server over `clock` (a `ManualClock` when `configuration.manualClock` is on).
     public init(configuration: ServerConfiguration, clock: any CacheClock, logger: Logger) {
         self.configuration = configuration
-        self.scheduler = TimerScheduler(clock: clock)
-        self.cache = QueryCache(scheduler: scheduler, epoch: CacheEpoch(configuration.epoch))
+        self.cache = QueryCache(clock: clock, epoch: CacheEpoch(configuration.epoch))
         cache.maxDataBytes = configuration.maxDataBytes
         self.mutations = MutationCache(queries: cache)
         self.manualClock = configuration.manualClock ? clock as? ManualClock : nil
         self.logger = logger
         self.methods = MethodTable(configuration: configuration)
         cache.defaultAttemptTimeout = configuration.attemptTimeoutMs
-        cache.delegate = self
-        mutations.delegate = self
     }
 
     /// Notifications a client may send that are handled by the session, not the method table.
@@ -80,6 +83,7 @@ public final class Server {
         if lastPushSession === session { lastPushSession = nil }
         cache.connectionClosed(session.connection)
         mutations.connectionClosed(session.connection)
+        applyEffects()
     }
 
     func markDirty(_ session: Session) {
@@ -90,6 +94,7 @@ public final class Server {
 
     /// Writes every session's queued output; call once per loop iteration, before it sleeps.
     public func flush() {
+        applyEffects()
         let waiting = held
         held = []
         for session in waiting { markDirty(session) }
@@ -106,11 +111,12 @@ public final class Server {
 
     /// Runs timers that are due (on the real clock; the manual clock moves by `clock.advance`).
     public func runDueTimers() {
-        scheduler.runDue()
+        cache.runDueTimers()
+        applyEffects()
     }
 
     /// The next timer deadline (ms since the epoch), to arm the loop's one timer.
-    public var nextDeadline: Int64? { scheduler.nextDeadline }
+    public var nextDeadline: Int64? { cache.nextDeadline }
 
     /// Stops serving: every waiting request is answered with -32003, and every connection closes
     /// once its output is written.
@@ -139,6 +145,7 @@ public final class Server {
             if let holding = entry.holding { try checkLimit(holding, session: session) }
             let call = MethodCall(server: self, session: session, params: try Params(params), reply: reply)
             try entry.handler(call)
+            applyEffects()
             switch entry.holding {
             case .subscription(let change): session.subscriptionCount += change
             case .registration(let change): session.registrationCount += change
@@ -162,17 +169,5 @@ public final class Server {
         default:
             break
         }
-    }
-}
-
-extension Server: CacheDelegate {
-    public func cache(_ cache: QueryCache, send request: FetchRequest) {
-        let session = sessions[request.connection]
-        session?.send(request)
-    }
-
-    public func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {
-        let session = sessions[connection]
-        session?.cancel(.fetch(attempt))
     }
 }

@@ -54,6 +54,7 @@ extension Session {
             case .fetch(let attempt)? = outgoing.attempt(forRequest: id)
         else { return }
         server.cache.attemptProgressed(attempt, data: data)
+        server.applyEffects()
     }
 
     /// An answer to one of our requests. Unknown or late ids are ignored (and logged).
@@ -77,5 +78,6 @@ extension Session {
         case (.mutate(let attempt), .failure(let error)):
             server.mutations.attemptFailed(attempt, error: error.jsonValue)
         }
+        server.applyEffects()
     }
 }

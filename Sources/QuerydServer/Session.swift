@@ -158,7 +158,7 @@ public final class Session {
         guard !isClosed else { return }
         isClosed = true
         for reply in deferred.removeAll() {
-            if let waiter = reply.waiter { server.cache.cancelWaiter(waiter) }
+            if let waiter = reply.waiter { server.withdrawWaiter(waiter) }
         }
         outgoing.removeAll()
         server.sessionClosed(self)
@@ -311,11 +311,12 @@ public final class Session {
 
     /// Remembers a request that will be answered when its cache wait ends.
     func deferAnswer(_ reply: PendingReply, waiter: WaiterToken?) {
+        server.applyEffects()
         guard !reply.isAnswered, let id = reply.id else { return }
         let limit = server.configuration.maxPendingRequestsPerConnection
         guard deferred.add(reply, id: id, limit: limit) else {
             reply.fail(.limitExceeded("max-pending-requests-per-connection", max: limit))
-            if let waiter { server.cache.cancelWaiter(waiter) }
+            if let waiter { server.withdrawWaiter(waiter) }
             return
         }
         reply.waiter = waiter
@@ -339,7 +340,8 @@ public final class Session {
         guard let raw = params?["id"], let id = RPCID(jsonValue: raw), let reply = deferred[id] else { return }
         let waiter = reply.waiter
         reply.fail(RPCError(.requestCancelled, data: ["id": raw]))
-        if let waiter { server.cache.cancelWaiter(waiter) }
+        if let waiter { server.withdrawWaiter(waiter) }
+        server.applyEffects()
     }
 
     /// Answers every waiting request with `error` (at shutdown).

@@ -1,7 +1,7 @@
 // `--persist PATH`: the daemon's write-behind persistence. At start, before the socket is bound,
 // the store is opened (a damaged file is refused, or with `--persist-recover` moved aside) and its
 // entries restored into the cache, stale. Afterwards SQLite runs only on the store thread: the loop
-// takes batches of encoded rows from the cache's observer and hands them over, one batch in flight
+// takes batches of encoded rows from the writer fed with the engine's data changes and hands them over, one batch in flight
 // at a time, and learns the outcome through a `LoopInbox`.
 //
 // `--persist-sync interval` (default): a batch is taken `--persist-flush-ms` after the first change,
@@ -48,14 +48,15 @@ struct BatchOutcome: Sendable {
     let result: Result<Void, PersistenceError>
 }
 
-/// The store thread, the cache's observer, the flush timer and the batch in flight.
+/// The store thread, the writer of the engine's data changes, the flush timer and the batch in flight.
 final class DaemonPersistence {
     /// Rows copied per loop turn in `interval` mode (about a millisecond of copying).
     static let sliceRows = 2048
 
     private let settings: PersistenceSettings
     private let logger: Logger
-    private let writer: PersistenceWriter
+    /// Consumes the engine's data-change effects (the server hands them over).
+    let writer: PersistenceWriter
     private let thread: StoreThread
     private let timer: LoopTimer
     private var inbox: LoopInbox<BatchOutcome>?
@@ -104,7 +105,6 @@ final class DaemonPersistence {
         writer.onFirstChange = { [unowned self] in
             if settings.sync == .interval { scheduleFlush() }
         }
-        cache.observer = writer
     }
 
     private static func openAndRestore(

@@ -93,6 +93,7 @@ final class Daemon {
             settings: settings, cache: server.cache, loop: loop, maxDepth: configuration.maxDepth,
             epoch: epoch, logger: logger)
         persistence.onDurable = { [unowned self] sequence in releaseHeldOutput(upTo: sequence) }
+        server.dataObserver = persistence.writer
         self.persistence = persistence
     }
 
@@ -229,7 +230,7 @@ final class Daemon {
             timer.cancel()
             return
         }
-        let delay = max(0, deadline - server.scheduler.clock.now)
+        let delay = max(0, deadline - server.cache.clock.now)
         timer.schedule(afterMilliseconds: UInt64(delay)) { [unowned self] in
             server.runDueTimers()
         }

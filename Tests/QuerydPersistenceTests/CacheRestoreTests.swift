@@ -93,8 +93,9 @@ struct CacheRestoreTests {
         _ = try recording.cache.set(key: key(#"["b"]"#), .data("fresh"), updatedAt: nil)
         let store = try QueryStore(path: path)
         let writer = PersistenceWriter(cache: recording.cache)
-        recording.cache.observer = writer
+        recording.observer = writer
         let report = try recording.cache.restore(from: store, maxAge: 1000, buster: "b")
+        recording.applyEffects()
         #expect(report == RestoreReport(read: 2, restored: 1, expired: 1, unreadable: 0, wipeReason: nil))
         #expect(writer.pendingCount == 0)
         #expect(recording.cache.state(of: key(#"["a"]"#))?.dataUpdateCount == 3)

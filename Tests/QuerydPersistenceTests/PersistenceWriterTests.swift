@@ -1,4 +1,4 @@
-// The write-behind writer as the cache's observer: which changes it collects, how they coalesce,
+// The write-behind writer as the consumer of the engine's data changes: which changes it collects, how they coalesce,
 // what a flush writes (read from the cache at flush time), and retry after a failed flush.
 
 import QuerydCore
@@ -9,23 +9,29 @@ import Testing
 
 @Suite("PersistenceWriter")
 struct PersistenceWriterTests {
-    /// A cache, an open store in a temporary directory, and a writer attached as the observer.
+    /// A cache, an open store in a temporary directory, and a writer given the data changes.
     final class Fixture {
         let directory = TemporaryDirectory()
         let recording = RecordingCache()
         let store: QueryStore
-        let writer: PersistenceWriter
+        private let attached: PersistenceWriter
         var firstChangeCalls = 0
 
         init() throws {
             store = try QueryStore(path: directory.file("cache.db"))
             _ = try store.restore(maxAge: nil, buster: "", now: start)
-            writer = PersistenceWriter(cache: recording.cache)
-            recording.cache.observer = writer
-            writer.onFirstChange = { [unowned self] in firstChangeCalls += 1 }
+            attached = PersistenceWriter(cache: recording.cache)
+            recording.observer = attached
+            attached.onFirstChange = { [unowned self] in firstChangeCalls += 1 }
         }
 
         var cache: QueryCache { recording.cache }
+
+        /// The writer, once the changes made so far reached it.
+        var writer: PersistenceWriter {
+            recording.applyEffects()
+            return attached
+        }
 
         func stored() throws -> [StoredQuery] {
             try store.restore(maxAge: nil, buster: "", now: recording.clock.now).entries
@@ -39,6 +45,7 @@ struct PersistenceWriterTests {
         _ = try fixture.cache.set(key: key(#"["b"]"#), .data("x"), updatedAt: start - 5)
         fixture.recording.advance(by: 10)
         _ = try fixture.cache.set(key: key(#"["a"]"#), .mergePatch(json(#"{"k":true}"#)), updatedAt: nil)
+        fixture.recording.applyEffects()
         #expect(fixture.firstChangeCalls == 1)
         #expect(fixture.writer.pendingCount == 2)
         #expect(try fixture.stored() == [])
@@ -51,6 +58,7 @@ struct PersistenceWriterTests {
         // Nothing pending: a flush writes nothing, and the next change asks for a flush again.
         #expect(try fixture.writer.flush(into: fixture.store) == 0)
         _ = try fixture.cache.set(key: key(#"["c"]"#), .data(nil), updatedAt: nil)
+        fixture.recording.applyEffects()
         #expect(fixture.firstChangeCalls == 2)
     }
 
@@ -92,14 +100,16 @@ struct PersistenceWriterTests {
         let store = try QueryStore(path: path)
         _ = try store.restore(maxAge: nil, buster: "", now: start)
         let writer = PersistenceWriter(cache: recording.cache)
-        recording.cache.observer = writer
+        recording.observer = writer
         _ = try recording.cache.set(key: key(#"["a"]"#), .data(1), updatedAt: nil)
+        recording.applyEffects()
         store.close()
         #expect(throws: PersistenceError.self) { try writer.flush(into: store) }
         #expect(writer.pendingCount == 1)
         let reopened = try QueryStore(path: path)
         #expect(try reopened.count() == 0)
         _ = try recording.cache.set(key: key(#"["a"]"#), .data(3), updatedAt: nil)
+        recording.applyEffects()
         #expect(try writer.flush(into: reopened) == 1)
         #expect(
             try reopened.restore(maxAge: nil, buster: "", now: start).entries == [

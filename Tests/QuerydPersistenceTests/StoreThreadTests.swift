@@ -17,11 +17,12 @@ struct StoreThreadTests {
     func batchesOfRows() throws {
         let recording = RecordingCache()
         let writer = PersistenceWriter(cache: recording.cache)
-        recording.cache.observer = writer
+        recording.observer = writer
         for index in 0..<5 {
             _ = try recording.cache.set(key: key(#"["k",\#(index)]"#), .data(json(#"{"i":\#(index)}"#)), updatedAt: nil)
         }
         _ = recording.cache.removeQueries(try QueryFilter(json: json(#"{"key":["k",4]}"#)))
+        recording.applyEffects()
         let first = writer.takeBatch(limit: 3)
         #expect(first.keys.count == 3 && first.rows.count == 3)
         #expect(writer.pendingCount == 2)

@@ -63,26 +63,44 @@ func entry(_ keyText: String, _ dataText: String, at time: Int64, count: Int = 1
 /// The manual clock's start (ms).
 let start: Int64 = 1_700_000_000_000
 
-/// A cache on a manual clock whose fetch requests are recorded.
-final class RecordingCache: CacheDelegate {
+/// A cache on a manual clock whose effects are applied as the server would: fetch requests are
+/// recorded, data changes go to `observer`.
+final class RecordingCache {
     let clock = ManualClock(start: start)
-    let scheduler: TimerScheduler
     let cache: QueryCache
-    private(set) var fetchRequests: [FetchRequest] = []
+    private var requests: [FetchRequest] = []
+    /// Gets the data-change effects (the persistence writer under test).
+    var observer: (any QueryCacheObserver)? {
+        didSet { cache.reportsDataChanges = observer != nil }
+    }
 
     init() {
-        scheduler = TimerScheduler(clock: clock)
-        cache = QueryCache(scheduler: scheduler)
-        cache.delegate = self
+        cache = QueryCache(clock: clock)
+    }
+
+    /// The fetch requests sent so far.
+    var fetchRequests: [FetchRequest] {
+        applyEffects()
+        return requests
     }
 
     /// Moves the clock, firing due timers.
-    func advance(by ms: Int64) { scheduler.advance(clock, by: ms) }
+    func advance(by ms: Int64) {
+        cache.advance(clock, by: ms)
+        applyEffects()
+    }
 
-    func cache(_ cache: QueryCache, send request: FetchRequest) { fetchRequests.append(request) }
-    func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {}
-    func cache(_ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID)
-    {}
+    /// Applies the effects of the inputs so far.
+    func applyEffects() {
+        cache.effects.drain { effect in
+            switch effect {
+            case .sendFetch(let request): requests.append(request)
+            case .dataChanged(let query): observer?.queryDataChanged(query)
+            case .queryRemoved(let key): observer?.queryRemoved(key)
+            default: break
+            }
+        }
+    }
 }
 
 /// Writes `text` to a new file at `path`.

@@ -12,7 +12,7 @@ import Testing
 @Suite struct OutboxTests {
     /// Views of two keys, as a subscriber is shown them.
     static func views() -> (QueryView, QueryView) {
-        let cache = QueryCache(scheduler: TimerScheduler(clock: ManualClock()))
+        let cache = QueryCache(clock: ManualClock())
         let first = QueryKey(elements: [.string("a")])
         let second = QueryKey(elements: [.string("b"), .number(JSONNumber(2))])
         _ = try! cache.set(key: first, .data(["text": "é\n\"", "list": [1, 2.5, nil, true]]), updatedAt: nil)

@@ -8,32 +8,32 @@ import Glibc
 import QuerydCore
 import QuerydJSON
 
-/// Records what the cache asks of the outside world, so workloads can check and count it.
-final class RecordingDelegate: CacheDelegate {
+/// Counts what the engine's effects ask of the outside world, so workloads can check them; the
+/// workloads take the effects after every input, as the server does.
+final class EffectCounter {
     var requests: [FetchRequest] = []
     var pushes = 0
+    var answers = 0
 
-    func cache(_ cache: QueryCache, send request: FetchRequest) { requests.append(request) }
-    func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {}
-    func cache(_ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID)
-    {
-        pushes += 1
-    }
-    // The server takes pushes as shared views; so does the bench, to time what the server pays.
-    func cache(_ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID) {
-        pushes += 1
+    func take(from cache: QueryCache) {
+        cache.effects.drain { effect in
+            switch effect {
+            case .sendFetch(let request): requests.append(request)
+            case .push: pushes += 1
+            case .answer(_, .success): answers += 1
+            default: break
+            }
+        }
     }
 }
 
-/// A cache on a manual clock (timers are kept but never run) with a recording delegate.
+/// A cache on a manual clock (timers are kept but never run) with an effect counter.
 struct Harness {
-    let cache: QueryCache
-    let delegate = RecordingDelegate()
+    let cache = QueryCache(clock: ManualClock())
+    let effects = EffectCounter()
 
-    init() {
-        cache = QueryCache(scheduler: TimerScheduler(clock: ManualClock()))
-        cache.delegate = delegate
-    }
+    /// Takes the effects of the last input.
+    func takeEffects() { effects.take(from: cache) }
 }
 
 /// CPU seconds this thread has used: on a shared VM, time taken by other tenants does not count.
@@ -86,7 +86,10 @@ func key(_ i: Int, groups: Int = 100) -> QueryKey {
 /// Fills a harness with `count` queries through `set`.
 func fill(_ harness: Harness, count: Int) {
     for i in 0..<count {
-        do { _ = try harness.cache.set(key: key(i), .data(value(i)), updatedAt: nil) } catch {
+        do {
+            _ = try harness.cache.set(key: key(i), .data(value(i)), updatedAt: nil)
+            harness.takeEffects()
+        } catch {
             fail("set failed: \(error)")
         }
     }
@@ -101,7 +104,10 @@ func setNewKeys(count: Int) -> Double {
     let values = (0..<count).map { value($0) }
     let start = now()
     for i in 0..<count {
-        do { _ = try harness.cache.set(key: keys[i], .data(values[i]), updatedAt: nil) } catch {
+        do {
+            _ = try harness.cache.set(key: keys[i], .data(values[i]), updatedAt: nil)
+            harness.takeEffects()
+        } catch {
             fail("set failed: \(error)")
         }
     }
@@ -150,12 +156,13 @@ func setToSubscribers(_ subscribers: Int) -> Double {
                 _ = try harness.cache.subscribe(connection: ConnectionID(connection + 1), key: fan, options: options)
             }
         }
-        harness.delegate.pushes = 0
+        harness.effects.pushes = 0
         let start = now()
         _ = try harness.cache.set(key: fan, .data(value(1)), updatedAt: nil)
+        harness.takeEffects()
         let elapsed = now() - start
-        guard harness.delegate.pushes == subscribers else {
-            fail("set pushed \(harness.delegate.pushes) times, expected \(subscribers)")
+        guard harness.effects.pushes == subscribers else {
+            fail("set pushed \(harness.effects.pushes) times, expected \(subscribers)")
         }
         return elapsed * 1e3
     } catch {
@@ -170,21 +177,21 @@ func herd(callers: Int) -> Double {
     _ = harness.cache.registerFetcher(
         connection: ConnectionID(1), prefix: [.string("herd")], exact: false, cancellable: false,
         defaults: QueryOptions())
-    var completed = 0
     let start = now()
-    for _ in 0..<callers {
+    for caller in 0..<callers {
         do {
-            try harness.cache.fetch(key: herdKey, options: QueryOptions(), mode: .fetch) { outcome in
-                if case .success = outcome { completed += 1 }
-            }
+            try harness.cache.fetch(key: herdKey, options: QueryOptions(), mode: .fetch, waiter: WaiterToken(caller))
+            harness.takeEffects()
         } catch {
             fail("fetch failed: \(error)")
         }
     }
-    guard harness.delegate.requests.count == 1 else {
-        fail("\(callers) fetches sent \(harness.delegate.requests.count) fetch requests, expected 1")
+    guard harness.effects.requests.count == 1 else {
+        fail("\(callers) fetches sent \(harness.effects.requests.count) fetch requests, expected 1")
     }
-    harness.cache.attemptSucceeded(harness.delegate.requests[0].attempt, answer: .object(["data": value(7)]))
+    harness.cache.attemptSucceeded(harness.effects.requests[0].attempt, answer: .object(["data": value(7)]))
+    harness.takeEffects()
+    let completed = harness.effects.answers
     let elapsed = now() - start
     guard completed == callers else { fail("\(completed) of \(callers) fetches completed") }
     return elapsed * 1e3

@@ -89,18 +89,21 @@ extension QueryCache {
             publish(query)
         }
         if let timeout = run.options.timeout ?? defaultAttemptTimeout {
-            run.attemptTimer = scheduler.schedule(after: timeout) { [weak self] in
-                guard let self else { return }
-                self.delegate?.cache(self, cancel: attempt, connection: fetcher.connection)
-                self.attemptFailed(attempt, error: AttemptError.timeout)
-            }
+            run.attemptTimer = scheduler.schedule(
+                after: timeout, .attemptTimeout(attempt, connection: fetcher.connection))
         }
-        delegate?.cache(
-            self,
-            send: FetchRequest(
-                attempt: attempt, fetcher: fetcher.id, connection: fetcher.connection, key: query.key,
-                attemptNumber: run.attempts, meta: run.options.meta,
-                page: run.pageFetch.map { ($0.param, $0.direction) }))
+        effects.append(
+            .sendFetch(
+                FetchRequest(
+                    attempt: attempt, fetcher: fetcher.id, connection: fetcher.connection, key: query.key,
+                    attemptNumber: run.attempts, meta: run.options.meta,
+                    page: run.pageFetch.map { ($0.param, $0.direction) })))
+    }
+
+    /// An attempt's timeout expired: its fetcher is told, and the attempt fails.
+    func attemptTimedOut(_ attempt: AttemptID, connection: ConnectionID) {
+        effects.append(.cancelFetch(attempt, connection: connection))
+        attemptFailed(attempt, error: AttemptError.timeout)
     }
 
     /// Ends the attempt in flight without an answer (and tells its fetcher), or stops a retry wait.
@@ -121,7 +124,7 @@ extension QueryCache {
         }
         attempts[attempt] = nil
         registry.member(fetcherID)?.inFlight -= 1
-        if notifyFetcher { delegate?.cache(self, cancel: attempt, connection: connection) }
+        if notifyFetcher { effects.append(.cancelFetch(attempt, connection: connection)) }
     }
 
     /// The run an attempt id belongs to, when that attempt is still the run's current one.
@@ -166,7 +169,7 @@ extension QueryCache {
             fail(run, of: query, error: AttemptError.dataTooLarge(bytes: bytes, max: maxDataBytes))
             return
         }
-        observer?.queryDataChanged(query)
+        reportDataChanged(query)
         publish(query)
         settle(run, of: query)
         collectWhenUnused(query)
@@ -185,16 +188,18 @@ extension QueryCache {
         }
         query.state.attemptFailed(failures: run.failures, reason: wrapped)
         publish(query)
-        let timer = scheduler.schedule(after: run.options.retryDelay(afterFailures: run.failures)) {
-            [weak self, weak query] in
-            guard let self, let query, let run = query.run, case .waitingToRetry = run.phase else { return }
-            if run.retriesCancelled {
-                self.fail(run, of: query, error: run.lastFailure ?? AttemptError.cancelled)
-            } else {
-                self.startAttempt(query, run)
-            }
-        }
+        let timer = scheduler.schedule(after: run.options.retryDelay(afterFailures: run.failures), .retry(query))
         run.phase = .waitingToRetry(timer)
+    }
+
+    /// A run's retry delay is over: the next attempt starts, unless nobody wants the result any more.
+    func retryDue(_ query: Query) {
+        guard let run = query.run, case .waitingToRetry = run.phase else { return }
+        if run.retriesCancelled {
+            fail(run, of: query, error: run.lastFailure ?? AttemptError.cancelled)
+        } else {
+            startAttempt(query, run)
+        }
     }
 
     /// Ends the run with a final error.
@@ -208,52 +213,63 @@ extension QueryCache {
         collectWhenUnused(query)
     }
 
-    /// Completes every waiter of a finished run: with its view of the query, or with `failure`.
+    /// Answers every waiter of a finished run: with its view of the query, or with `failure`.
     private func settle(_ run: FetchRun, of query: Query, failure: CacheFailure? = nil) {
         let waiters = run.waiters
         run.waiters = []
         for waiter in waiters {
             waiterQueries[waiter.token] = nil
             if let timer = waiter.timeoutTimer { scheduler.cancel(timer) }
-            if let failure, !waiter.acceptsFailedState {
-                waiter.completion(.failure(failure))
-            } else {
-                waiter.completion(.success(result(of: query, staleTime: waiter.staleTime, select: waiter.select)))
-            }
+            effects.append(.answer(waiter.token, outcome(for: waiter, of: query, failure: failure)))
         }
+    }
+
+    /// What a waiter of a settled run is answered: the view it asked for (see `WaiterView`), or
+    /// `failure` when it does not accept a failed state.
+    private func outcome(for waiter: FetchRun.Waiter, of query: Query, failure: CacheFailure?)
+        -> Result<QueryResult, CacheFailure>
+    {
+        switch waiter.view {
+        case .subscription(let subscription)
+        where subscriptions[subscription.id] === subscription && subscription.query === query:
+            return .success(result(of: subscription))
+        case .queryState:
+            if let view = state(of: query.key) { return .success(view) }
+        default:
+            break
+        }
+        if let failure, !waiter.acceptsFailedState { return .failure(failure) }
+        return .success(result(of: query, staleTime: waiter.staleTime, select: waiter.select))
     }
 
     // MARK: - Waiting callers
 
-    /// Adds a caller waiting for the run of `query` to settle; returns the token that can cancel it.
+    /// Adds the caller `token` waiting for the run of `query` to settle; it is answered with an
+    /// `answer` effect, and `cancelWaiter` withdraws it.
     func addWaiter(
-        to run: FetchRun, of query: Query, options: ResolvedOptions, acceptsFailedState: Bool,
-        completion: @escaping FetchCompletion
-    ) -> WaiterToken {
-        let token = makeWaiterToken()
+        _ token: WaiterToken, to run: FetchRun, of query: Query, options: ResolvedOptions, acceptsFailedState: Bool,
+        view: WaiterView = .caller
+    ) {
         var waiter = FetchRun.Waiter(
             token: token, staleTime: options.staleTime, select: options.select,
-            acceptsFailedState: acceptsFailedState, completion: completion)
+            acceptsFailedState: acceptsFailedState, view: view)
         if let timeout = options.timeout {
-            waiter.timeoutTimer = scheduler.schedule(after: timeout) { [weak self] in
-                self?.waiterTimedOut(token)
-            }
+            waiter.timeoutTimer = scheduler.schedule(after: timeout, .waiterTimeout(token))
         }
         run.waiters.append(waiter)
         waiterQueries[token] = query
-        return token
     }
 
     /// A caller's timeout expired: it gives up only if its fetch is still waiting for a fetcher
     /// (an attempt in flight has its own timeout).
-    private func waiterTimedOut(_ token: WaiterToken) {
+    func waiterTimedOut(_ token: WaiterToken) {
         guard let query = waiterQueries[token], let run = query.run,
             case .waitingForFetcher = run.phase,
             let index = run.waiters.firstIndex(where: { $0.token == token })
         else { return }
-        let waiter = run.waiters.remove(at: index)
+        run.waiters.remove(at: index)
         waiterQueries[token] = nil
-        waiter.completion(.failure(.noFetcher(query.key)))
+        effects.append(.answer(token, .failure(.noFetcher(query.key))))
         loseInterestIfUnwanted(query)
     }
 

@@ -108,7 +108,7 @@ extension QueryCache {
             let options = query.lastOptions
             query.state = QueryState(
                 initialData: options.initialData, initialDataUpdatedAt: options.initialDataUpdatedAt, now: now)
-            observer?.queryDataChanged(query)
+            reportDataChanged(query)
             publish(query)
             settleDropped(dropped, of: query, reason: "reset")
         }

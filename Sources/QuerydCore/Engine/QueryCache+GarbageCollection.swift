@@ -15,9 +15,7 @@ extension QueryCache {
         guard let gcTime = query.gcTime else { return }
         let deadline = now + max(gcTime, 0)
         guard gcBuckets.add(query, at: deadline) else { return }
-        let timer = scheduler.schedule(at: deadline) { [weak self] in
-            self?.collectDue(deadline)
-        }
+        let timer = scheduler.schedule(at: deadline, .collect(deadline: deadline))
         gcBuckets.setTimer(timer, for: deadline)
     }
 
@@ -28,7 +26,7 @@ extension QueryCache {
 
     /// Collects the queries whose gc deadline `deadline` has come, in the order they were armed,
     /// skipping any that gained a subscription or a fetch since.
-    private func collectDue(_ deadline: Int64) {
+    func collectDue(_ deadline: Int64) {
         for query in gcBuckets.takeDue(deadline) {
             guard query.subscriptions.isEmpty, query.run == nil else { continue }
             forget(query)

@@ -37,41 +37,38 @@ extension QueryCache {
     }
 
     /// Fetches the next (`.forward`) or previous (`.backward`) page for a subscription, with its
-    /// options. With no such page it answers at once with the current view; with no data it
-    /// loads the first page. `completion` gets the subscription's view, also when the fetch failed.
-    @discardableResult
+    /// options. With no such page the caller `waiter` is answered at once with the current view;
+    /// with no data it loads the first page. The answer is the subscription's view, also when the
+    /// fetch failed.
     public func fetchPage(
         _ direction: PageDirection, subscription id: SubscriptionID, connection: ConnectionID, cancelRefetch: Bool,
-        completion: @escaping FetchCompletion
-    ) throws(CacheFailure) -> WaiterToken? {
+        waiter: WaiterToken
+    ) throws(CacheFailure) {
         guard let subscription = subscriptions[id], subscription.connection == connection else {
             throw .unknownID("subscription", id.rawValue)
         }
-        let query = subscription.query
-        return try fetchPage(
-            direction, of: query, options: subscription.options, cancelRefetch: cancelRefetch,
-            view: { [weak self, weak subscription] in
-                guard let self, let subscription, subscription.query === query else { return nil }
-                return self.result(of: subscription)
-            }, completion: completion)
+        try fetchPage(
+            direction, of: subscription.query, options: subscription.options, cancelRefetch: cancelRefetch,
+            waiter: waiter, view: .subscription(subscription))
     }
 
-    /// The same for the cached query of `key` with its last options (query-level view); nil answer
-    /// (through `completion`) when the key is not cached.
+    /// The same for the cached query of `key` with its last options (query-level view). Returns
+    /// false (and answers nothing) when the key is not cached.
     @discardableResult
-    public func fetchPage(
-        _ direction: PageDirection, key: QueryKey, cancelRefetch: Bool, completion: @escaping FetchCompletion
-    ) throws(CacheFailure) -> WaiterToken? {
-        guard let query = queries[key] else { return nil }
-        return try fetchPage(
-            direction, of: query, options: query.lastOptions, cancelRefetch: cancelRefetch,
-            view: { [weak self] in self?.state(of: key) }, completion: completion)
+    public func fetchPage(_ direction: PageDirection, key: QueryKey, cancelRefetch: Bool, waiter: WaiterToken)
+        throws(CacheFailure) -> Bool
+    {
+        guard let query = queries[key] else { return false }
+        try fetchPage(
+            direction, of: query, options: query.lastOptions, cancelRefetch: cancelRefetch, waiter: waiter,
+            view: .queryState)
+        return true
     }
 
     private func fetchPage(
         _ direction: PageDirection, of query: Query, options: ResolvedOptions, cancelRefetch: Bool,
-        view: @escaping () -> QueryResult?, completion: @escaping FetchCompletion
-    ) throws(CacheFailure) -> WaiterToken? {
+        waiter: WaiterToken, view: WaiterView
+    ) throws(CacheFailure) {
         guard query.kind == .infinite, let infinite = options.infinite else {
             throw .kindMismatch(query.key, "is not an infinite query")
         }
@@ -79,19 +76,16 @@ extension QueryCache {
             PageFetch.page(direction, of: stored, options: infinite) == nil
         {
             // No such page: nothing to fetch (TanStack's no-op).
-            if let current = view() { completion(.success(current)) }
-            return nil
+            let current =
+                switch view {
+                case .subscription(let subscription): result(of: subscription)
+                default: state(of: query.key)!
+                }
+            effects.append(.answer(waiter, .success(current)))
+            return
         }
         let run = startFetch(query, options: options, cancelRefetch: cancelRefetch, page: direction)
-        return addWaiter(
-            to: run, of: query, options: options, acceptsFailedState: true,
-            completion: { outcome in
-                guard let current = view() else {
-                    completion(outcome)
-                    return
-                }
-                completion(.success(current))
-            })
+        addWaiter(waiter, to: run, of: query, options: options, acceptsFailedState: true, view: view)
     }
 
     /// The paging flags of an infinite query's view (nil for an ordinary query).

@@ -40,7 +40,7 @@ extension QueryCache {
         }
         guard restored != query.state else { return }
         query.state = restored
-        observer?.queryDataChanged(query)
+        reportDataChanged(query)
         publish(query)
         collectWhenUnused(query, restart: false)
     }

@@ -1,6 +1,6 @@
-// The persistence hook of the cache: an observer told when a query gets new successful data or
-// leaves the cache (the daemon's write-behind persister), and `restore`, which hydrates a query
-// from persisted data at start (TanStack's `hydrate`, B139-B140).
+// The persistence side of the cache: the `dataChanged` / `queryRemoved` effects a write-behind
+// persister consumes (the server hands them to a `QueryCacheObserver`), and `restore`, which
+// hydrates a query from persisted data at start (TanStack's `hydrate`, B139-B140).
 //
 // Rules of a restore:
 // - It never overwrites newer data: an existing query whose data is at least as recent (by
@@ -14,11 +14,12 @@
 //   restored query nobody uses is collected after that and then deleted from the store too: the
 //   file never keeps what the live cache would have dropped (maxAge bounds the age of restored
 //   data, gcTime how long unused data stays; TanStack issue #6679).
-// - The observer is not told about restores: the data came from the store.
+// - A restore reports no data change: the data came from the store.
 
 public import QuerydJSON
 
-/// Told about every change that persistence must mirror. Called synchronously on the loop thread.
+/// Consumes the changes persistence must mirror: the server hands it the `dataChanged` and
+/// `queryRemoved` effects, in order, on the loop thread.
 public protocol QueryCacheObserver: AnyObject {
     /// The query has new successful data (a fetch succeeded, or `query.set` wrote it).
     func queryDataChanged(_ query: Query)
@@ -27,6 +28,11 @@ public protocol QueryCacheObserver: AnyObject {
 }
 
 extension QueryCache {
+    /// Reports that the query has new successful data, when data changes are reported.
+    func reportDataChanged(_ query: Query) {
+        if reportsDataChanges { effects.append(.dataChanged(query)) }
+    }
+
     /// Hydrates the query for `key` with persisted data (see the rules above). Returns whether the
     /// data was applied (false: the cache already holds data at least as recent, or the key is an
     /// infinite query in use).

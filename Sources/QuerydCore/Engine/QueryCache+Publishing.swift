@@ -4,14 +4,14 @@
 // Views are shared: every subscription without select or a shown placeholder sees a query version
 // the same way except for `isStale`, so those get one `QueryView` per (version, isStale), compared
 // with what they were last sent once per distinct last view (see `ViewShare`). A publish reads the
-// clock and the delegate once, works out staleness once per distinct staleTime, and passes the query
+// clock once, works out staleness once per distinct staleTime, and passes the query
 // down beside each subscription, so the loop over thousands of them stays short.
 
 extension QueryCache {
     /// Pushes the query's new state to every attached subscription whose view changed, and
     /// restarts their polling timers (TanStack restarts them on every query update).
     func publish(_ query: Query) {
-        var pass = PublishPass(now: now, delegate: delegate, share: sharedViews.take(for: query))
+        var pass = PublishPass(now: now, share: sharedViews.take(for: query))
         for subscription in query.subscriptions where subscription.lastView != nil {
             refresh(subscription, of: query, in: &pass)
             armIntervalTimer(subscription)
@@ -23,7 +23,7 @@ extension QueryCache {
     /// notified about), and re-arms its stale timer.
     func refresh(_ subscription: Subscription) {
         let query = subscription.query
-        var pass = PublishPass(now: now, delegate: delegate, share: sharedViews.take(for: query))
+        var pass = PublishPass(now: now, share: sharedViews.take(for: query))
         refresh(subscription, of: query, in: &pass)
         sharedViews = pass.share
     }
@@ -37,7 +37,7 @@ extension QueryCache {
         else {
             return QueryView(result(of: subscription))
         }
-        var pass = PublishPass(now: now, delegate: nil, share: sharedViews.take(for: query))
+        var pass = PublishPass(now: now, share: sharedViews.take(for: query))
         let index = sharedViewIndex(of: subscription, of: query, in: &pass)
         sharedViews = pass.share
         return pass.share.view(at: index)
@@ -89,7 +89,7 @@ extension QueryCache {
                 if shared { pass.share.add(current, version: bumped.version, isStale: bumped.isStale) }
             }
             subscription.lastView = current
-            pass.delegate?.cache(self, push: current, to: subscription.id, connection: subscription.connection)
+            effects.append(.push(current, subscription: subscription.id, connection: subscription.connection))
         }
         armStaleTimer(subscription, deadline: deadline)
     }
@@ -114,12 +114,14 @@ extension QueryCache {
         }
         guard let deadline else { return }
         subscription.staleDeadline = deadline
-        subscription.staleTimer = scheduler.schedule(at: deadline) { [weak self, weak subscription] in
-            guard let self, let subscription else { return }
-            subscription.staleTimer = nil
-            subscription.staleDeadline = nil
-            self.refresh(subscription)
-        }
+        subscription.staleTimer = scheduler.schedule(at: deadline, .stale(subscription))
+    }
+
+    /// A subscription's data turned stale: its view is made again (and pushed).
+    func staleDue(_ subscription: Subscription) {
+        subscription.staleTimer = nil
+        subscription.staleDeadline = nil
+        refresh(subscription)
     }
 }
 
@@ -139,17 +141,15 @@ private struct Staleness {
     }
 }
 
-/// What one publish works with: the time, the delegate, the shared views, and the staleness last
+/// What one publish works with: the time, the shared views, and the staleness last
 /// worked out (subscriptions of a key mostly share their staleTime).
 private struct PublishPass {
     let now: Int64
-    let delegate: (any CacheDelegate)?
     var share: ViewShare
     private var last: (version: UInt64, staleTime: StaleTime, enabled: Bool, staleness: Staleness)?
 
-    init(now: Int64, delegate: (any CacheDelegate)?, share: ViewShare) {
+    init(now: Int64, share: ViewShare) {
         self.now = now
-        self.delegate = delegate
         self.share = share
     }
 

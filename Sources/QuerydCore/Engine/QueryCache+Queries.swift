@@ -20,12 +20,9 @@ public enum FetchMode: Sendable {
 }
 
 extension QueryCache {
-    /// Answers with the query's data per `mode`, fetching when needed. Returns a token while the
-    /// caller waits (to cancel the wait), or nil when `completion` was already called.
-    @discardableResult
-    public func fetch(
-        key: QueryKey, options: QueryOptions, mode: FetchMode, completion: @escaping FetchCompletion
-    ) throws(CacheFailure) -> WaiterToken? {
+    /// Answers the caller `waiter` with the query's data per `mode` (an `answer` effect), at once
+    /// from the cache or once a fetch settles.
+    public func fetch(key: QueryKey, options: QueryOptions, mode: FetchMode, waiter: WaiterToken) throws(CacheFailure) {
         let resolved = resolve(options, for: key, defaultRetry: 0)
         let query = try prepareQuery(key, options: resolved)
         query.lastOptions = resolved
@@ -36,13 +33,14 @@ extension QueryCache {
             case .fetch: hasData && !query.isStale(staleTime: resolved.staleTime, now: now)
             }
         if usable {
-            completion(.success(result(of: query, staleTime: resolved.staleTime, select: resolved.select)))
+            let view = result(of: query, staleTime: resolved.staleTime, select: resolved.select)
+            effects.append(.answer(waiter, .success(view)))
             collectWhenUnused(query, restart: false)
             query.dropParsedDataIfUnused()
-            return nil
+            return
         }
         let run = startFetch(query, options: resolved, cancelRefetch: false)
-        return addWaiter(to: run, of: query, options: resolved, acceptsFailedState: false, completion: completion)
+        addWaiter(waiter, to: run, of: query, options: resolved, acceptsFailedState: false)
     }
 
     /// Starts a background fetch when the data is missing or stale for `options`; nobody waits.
@@ -95,7 +93,7 @@ extension QueryCache {
             collectWhenUnused(query, restart: false)
             throw .dataTooLarge(bytes: bytes, max: maxDataBytes)
         }
-        observer?.queryDataChanged(query)
+        reportDataChanged(query)
         if let run = query.run {
             run.revertState = query.state
             run.revertState.fetchStatus = .idle
@@ -107,44 +105,31 @@ extension QueryCache {
         return reply
     }
 
-    /// Refetches a subscription's query with its options (even when disabled); `completion` gets
-    /// the subscription's view once settled, also when the fetch failed.
-    @discardableResult
+    /// Refetches a subscription's query with its options (even when disabled); the caller `waiter`
+    /// is answered with the subscription's view once settled, also when the fetch failed.
     public func refetch(
-        subscription id: SubscriptionID, connection: ConnectionID, cancelRefetch: Bool,
-        completion: @escaping FetchCompletion
-    ) throws(CacheFailure) -> WaiterToken {
+        subscription id: SubscriptionID, connection: ConnectionID, cancelRefetch: Bool, waiter: WaiterToken
+    ) throws(CacheFailure) {
         guard let subscription = subscriptions[id], subscription.connection == connection else {
             throw .unknownID("subscription", id.rawValue)
         }
         let query = subscription.query
         let run = startFetch(query, options: subscription.options, cancelRefetch: cancelRefetch)
-        return addWaiter(
-            to: run, of: query, options: subscription.options, acceptsFailedState: true,
-            completion: { [weak self, weak subscription] outcome in
-                guard let self, let subscription, subscription.query === query else {
-                    completion(outcome)
-                    return
-                }
-                completion(.success(self.result(of: subscription)))
-            })
+        addWaiter(
+            waiter, to: run, of: query, options: subscription.options, acceptsFailedState: true,
+            view: .subscription(subscription))
     }
 
-    /// Refetches the cached query for `key` with its last options; `completion` gets the
-    /// query-level state once settled, also when the fetch failed. Nil when `key` is not cached.
+    /// Refetches the cached query for `key` with its last options; the caller `waiter` is answered
+    /// with the query-level state once settled, also when the fetch failed. Returns false (and
+    /// answers nothing) when `key` is not cached.
     @discardableResult
-    public func refetch(key: QueryKey, cancelRefetch: Bool, completion: @escaping FetchCompletion) -> WaiterToken? {
-        guard let query = queries[key] else { return nil }
+    public func refetch(key: QueryKey, cancelRefetch: Bool, waiter: WaiterToken) -> Bool {
+        guard let query = queries[key] else { return false }
         let run = startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
-        return addWaiter(
-            to: run, of: query, options: query.lastOptions, acceptsFailedState: true,
-            completion: { [weak self] outcome in
-                guard let self, let view = self.state(of: key) else {
-                    completion(outcome)
-                    return
-                }
-                completion(.success(view))
-            })
+        addWaiter(
+            waiter, to: run, of: query, options: query.lastOptions, acceptsFailedState: true, view: .queryState)
+        return true
     }
 
     /// Cancels the query's running fetch (see `cancelFetch`); nothing happens when none runs.
@@ -153,7 +138,7 @@ extension QueryCache {
         cancelFetch(query, revert: revert, reason: "cancelled")
     }
 
-    /// Ends every wait with `failure` (at shutdown); completions are called.
+    /// Ends every wait with `failure` (at shutdown): each waiter gets its `answer` effect.
     public func failAllWaiters(with failure: CacheFailure) {
         for query in queries.all {
             guard let run = query.run else { continue }
@@ -162,7 +147,7 @@ extension QueryCache {
             for waiter in waiters {
                 waiterQueries[waiter.token] = nil
                 if let timer = waiter.timeoutTimer { scheduler.cancel(timer) }
-                waiter.completion(.failure(failure))
+                effects.append(.answer(waiter.token, .failure(failure)))
             }
         }
     }

@@ -97,12 +97,15 @@ extension QueryCache {
         guard let interval = options.refetchInterval, options.enabled, subscription.lastView != nil,
             options.refetchIntervalInBackground || isFocused(subscription.connection)
         else { return }
-        subscription.intervalTimer = scheduler.schedule(after: interval) { [weak self, weak subscription] in
-            guard let self, let subscription else { return }
-            subscription.intervalTimer = nil
-            self.startFetch(subscription.query, options: subscription.options, cancelRefetch: false)
-            self.armIntervalTimer(subscription)
-        }
+        subscription.intervalTimer = scheduler.schedule(after: interval, .poll(subscription))
+    }
+
+    /// A subscription's poll is due: its query refetches (or joins the fetch running), and the
+    /// next poll is armed.
+    func pollDue(_ subscription: Subscription) {
+        subscription.intervalTimer = nil
+        startFetch(subscription.query, options: subscription.options, cancelRefetch: false)
+        armIntervalTimer(subscription)
     }
 
     // MARK: - Streaming
@@ -115,7 +118,7 @@ extension QueryCache {
         else { return }
         let shared = query.state.data == data ? query.state.data! : data
         query.state.succeeded(data: shared, at: now, fetched: false)
-        observer?.queryDataChanged(query)
+        reportDataChanged(query)
         run.revertState = query.state
         run.revertState.fetchStatus = .idle
         publish(query)

@@ -1,7 +1,8 @@
-// The cache engine: every query, subscription, fetcher and fetch in the daemon, driven by calls
-// from the server and by timers, and reporting effects through `CacheDelegate`.
+// The cache engine: every query, subscription, fetcher and fetch in the daemon, driven by inputs
+// (the server's calls, answers from fetchers, its own timers) and reporting what they decide as
+// values in `effects` (see EngineEffect.swift), which the server applies.
 //
-// It does no I/O and reads time only from its `TimerScheduler`'s clock, so tests drive it with a
+// It does no I/O and reads time only from its scheduler's clock, so tests drive it with a
 // `ManualClock` and see exact state sequences. All of it runs on the event loop's thread.
 // The operations live in extensions by concern: fetchers, fetching, subscriptions, publishing,
 // queries, filters.
@@ -10,10 +11,15 @@ import QuerydJSON
 
 /// The query cache (TanStack's QueryClient + QueryCache), shared by every connection.
 public final class QueryCache {
-    public let scheduler: TimerScheduler
-    public weak var delegate: (any CacheDelegate)?
-    /// Told when a query's data changes or a query leaves the cache (persistence writes behind).
-    public weak var observer: (any QueryCacheObserver)?
+    /// The engine's timers (the mutation cache's too), as events.
+    let scheduler: TimerScheduler<EngineTimer>
+    /// What the inputs decided, for the server to apply, in order.
+    public let effects = EffectBuffer()
+    /// Whether `dataChanged` and `queryRemoved` effects are reported (persistence writes behind
+    /// when on); off, they cost nothing.
+    public var reportsDataChanges = false
+    /// The mutation cache writing to this cache, which handles its own timers' events.
+    weak var mutationCache: MutationCache?
 
     /// Every cached query, by key and by key prefix. Read for every `query.get`; no access to it
     /// ever spans a call that could reach it again (hashing a key does not), so accesses are not
@@ -56,12 +62,10 @@ public final class QueryCache {
     private var lastSubscriptionID = 0
     private var lastFetcherID = 0
     private var lastAttemptID = 0
-    private var lastWaiterToken = 0
 
-    /// A cache whose timers run on `scheduler` (and whose time is `scheduler.clock`), naming
-    /// `epoch` in its states.
-    public init(scheduler: TimerScheduler, epoch: CacheEpoch = .random()) {
-        self.scheduler = scheduler
+    /// A cache whose time and timers run on `clock`, naming `epoch` in its states.
+    public init(clock: any CacheClock, epoch: CacheEpoch = .random()) {
+        self.scheduler = TimerScheduler(clock: clock)
         self.epoch = epoch
     }
 
@@ -80,11 +84,6 @@ public final class QueryCache {
     func makeAttemptID() -> AttemptID {
         lastAttemptID += 1
         return AttemptID(lastAttemptID)
-    }
-
-    func makeWaiterToken() -> WaiterToken {
-        lastWaiterToken += 1
-        return WaiterToken(lastWaiterToken)
     }
 
     // MARK: - Queries
@@ -125,7 +124,7 @@ public final class QueryCache {
         query.isForgotten = true
         retiredVersion = max(retiredVersion, query.version)
         sharedViews.forget(query)
-        observer?.queryRemoved(query.key)
+        if reportsDataChanges { effects.append(.queryRemoved(query.key)) }
         queriesWaitingForFetcher[query.key] = nil
         queriesWaitingForNetwork[query.key] = nil
         cancelCollection(query)

@@ -13,14 +13,24 @@ public struct AttemptID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { String(rawValue) }
 }
 
-/// Identifies someone waiting for a run to settle (a `query.fetch` caller, say).
+/// Identifies someone waiting for an answer (a `query.fetch` caller, a `mutation.run` caller):
+/// chosen by the server, named by the `answer` effects.
 public struct WaiterToken: Hashable, Sendable {
     public let rawValue: Int
     public init(_ rawValue: Int) { self.rawValue = rawValue }
 }
 
-/// How a waiter learns the outcome: the settled query (viewed through the waiter's options) or a failure.
-public typealias FetchCompletion = (Result<QueryResult, CacheFailure>) -> Void
+/// What a waiter of a fetch is answered with once it settles.
+enum WaiterView {
+    /// The query through the caller's staleTime and select (`query.fetch`, `query.ensure`).
+    case caller
+    /// The subscription's view while it still watches the query (`query.refetch {subscription}`,
+    /// a page fetch of a subscription); else as `caller`.
+    case subscription(Subscription)
+    /// The query-level state, as `query.state` shows it, while the key is cached (a refetch or page
+    /// fetch by key); else as `caller`.
+    case queryState
+}
 
 /// A fetch in progress.
 final class FetchRun {
@@ -42,7 +52,7 @@ final class FetchRun {
         let select: JSONPointer?
         /// A refetch caller is answered with the query's state even when the fetch failed.
         let acceptsFailedState: Bool
-        let completion: FetchCompletion
+        let view: WaiterView
         var timeoutTimer: TimerHandle?
     }
 

@@ -5,10 +5,7 @@
 // delay between them, and settles once: success or error. Its optimistic writes are made at
 // submission and are committed or rolled back when it settles.
 
-public import QuerydJSON
-
-/// How the caller of `mutation.run` learns the outcome: the mutator's data, or a -32007 failure.
-public typealias MutationCompletion = (Result<JSONValue, CacheFailure>) -> Void
+import QuerydJSON
 
 /// A mutation in the cache.
 final class Mutation {
@@ -33,7 +30,8 @@ final class Mutation {
     /// The mutator (and its connection) of the attempt in flight.
     var attemptMutator: (id: MutatorID, connection: ConnectionID)?
     var attemptTimer: TimerHandle?
-    var completions: [MutationCompletion] = []
+    /// The callers waiting for the outcome (answered with the mutator's data or a -32007 failure).
+    var waiters: [WaiterToken] = []
     var gcTimer: TimerHandle?
     /// The keys this mutation wrote optimistically, in order (a key may repeat).
     var optimisticKeys: [QueryKey] = []

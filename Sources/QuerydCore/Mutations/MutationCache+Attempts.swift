@@ -25,17 +25,20 @@ extension MutationCache {
             publish(mutation)
         }
         if let timeout = mutation.options.timeout ?? queries.defaultAttemptTimeout {
-            mutation.attemptTimer = scheduler.schedule(after: timeout) { [weak self] in
-                guard let self, let mutation = self.attempts[attempt] else { return }
-                self.endAttempt(of: mutation, notifyMutator: true)
-                self.attemptFailed(mutation, error: AttemptError.timeout)
-            }
+            mutation.attemptTimer = scheduler.schedule(after: timeout, .mutationAttemptTimeout(attempt))
         }
-        delegate?.mutations(
-            self,
-            send: MutateRequest(
-                attempt: attempt, mutator: mutator.id, connection: mutator.connection, key: mutation.state.key,
-                variables: mutation.state.variables, attemptNumber: mutation.attempts))
+        effects.append(
+            .sendMutate(
+                MutateRequest(
+                    attempt: attempt, mutator: mutator.id, connection: mutator.connection, key: mutation.state.key,
+                    variables: mutation.state.variables, attemptNumber: mutation.attempts)))
+    }
+
+    /// An attempt's timeout expired: its mutator is told, and the attempt fails.
+    func attemptTimedOut(_ attempt: MutationAttemptID) {
+        guard let mutation = attempts[attempt] else { return }
+        endAttempt(of: mutation, notifyMutator: true)
+        attemptFailed(mutation, error: AttemptError.timeout)
     }
 
     /// Releases the bookkeeping of the attempt in flight (and tells its mutator when asked).
@@ -49,7 +52,7 @@ extension MutationCache {
         mutation.phase = .queued
         guard let (mutatorID, connection) = mutation.attemptMutator else { return }
         registry.member(mutatorID)?.inFlight -= 1
-        if notifyMutator { delegate?.mutations(self, cancel: attempt, connection: connection) }
+        if notifyMutator { effects.append(.cancelMutate(attempt, connection: connection)) }
     }
 
     // MARK: - Answers from mutators
@@ -86,16 +89,12 @@ extension MutationCache {
         mutation.state.failureReason = CacheFailure.mutationFailed(error).jsonValue
         publish(mutation)
         let delay = max(minimumDelay, mutation.options.retryDelay(afterFailures: mutation.failures))
-        let timer = scheduler.schedule(after: delay) {
-            [weak self, weak mutation] in
-            guard let self, let mutation, case .waitingToRetry = mutation.phase else { return }
-            self.retryDue(mutation)
-        }
-        mutation.phase = .waitingToRetry(timer)
+        mutation.phase = .waitingToRetry(scheduler.schedule(after: delay, .mutationRetry(mutation)))
     }
 
     /// The retry delay is over: attempt again, or pause while offline.
-    private func retryDue(_ mutation: Mutation) {
+    func retryDue(_ mutation: Mutation) {
+        guard case .waitingToRetry = mutation.phase else { return }
         mutation.phase = .queued
         if canStart(mutation) {
             startAttempt(mutation)

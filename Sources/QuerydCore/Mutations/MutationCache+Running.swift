@@ -19,19 +19,19 @@ extension CacheFailure {
 }
 
 extension MutationCache {
-    /// Submits a mutation of `key` with `variables` (null when none); `completion` gets the
-    /// mutator's data or the failure once it settles. The optimistic writes are made before this
+    /// Submits a mutation of `key` with `variables` (null when none); the caller `waiter` is
+    /// answered (`answerMutation`) with the mutator's data or the failure once it settles. The optimistic writes are made before this
     /// returns. Throws (and submits nothing) when an optimistic write does not fit its query.
     @discardableResult
     public func run(
         connection: ConnectionID, key: QueryKey, variables: JSONValue, options: MutationOptions,
-        completion: @escaping MutationCompletion
+        waiter: WaiterToken
     ) throws(CacheFailure) -> MutationID {
         let state = MutationState(
             id: makeMutationID(), key: key, variables: variables, submittedAt: now, scope: options.scope)
         let mutation = Mutation(state: state, options: options)
         try applyOptimisticWrites(of: mutation)
-        mutation.completions.append(completion)
+        mutation.waiters.append(waiter)
         mutations[mutation.id] = mutation
         unsettled.append(mutation)
         let startsNow = canStart(mutation)
@@ -78,17 +78,19 @@ extension MutationCache {
     /// Answers the callers, arms garbage collection, and lets the next mutations start.
     private func finish(_ mutation: Mutation, _ outcome: Result<JSONValue, CacheFailure>) {
         unsettled.removeAll { $0 === mutation }
-        let completions = mutation.completions
-        mutation.completions = []
-        for completion in completions { completion(outcome) }
+        let waiters = mutation.waiters
+        mutation.waiters = []
+        for waiter in waiters { effects.append(.answerMutation(waiter, outcome)) }
         if let gcTime = mutation.options.gcTime {
-            mutation.gcTimer = scheduler.schedule(after: gcTime) { [weak self, weak mutation] in
-                guard let self, let mutation else { return }
-                self.mutations[mutation.id] = nil
-                for subscription in self.subscriptions.values { subscription.covered.remove(mutation.id) }
-            }
+            mutation.gcTimer = scheduler.schedule(after: gcTime, .mutationCollect(mutation))
         }
         resumeRunnable()
+    }
+
+    /// A settled mutation's gcTime is over: it is forgotten.
+    func collect(_ mutation: Mutation) {
+        mutations[mutation.id] = nil
+        for subscription in subscriptions.values { subscription.covered.remove(mutation.id) }
     }
 
     /// Writes the `setData` values taken from the mutator's data. A pointer that does not resolve

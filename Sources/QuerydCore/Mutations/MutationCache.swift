@@ -1,6 +1,6 @@
 // The mutation engine: every mutation, mutator and mutation subscription in the daemon, next to
-// the query cache it writes to. It does no I/O; effects go out through `MutationCacheDelegate`,
-// and time comes from the query cache's scheduler, so tests drive it with a `ManualClock`.
+// the query cache it writes to. It does no I/O: its effects go to the query cache's `effects`, and
+// time and timers are the query cache's too, so tests drive it with a `ManualClock`.
 // The operations live in extensions by concern: running, attempts, scheduling (scopes and the
 // network), optimistic writes, mutators, subscriptions.
 
@@ -10,7 +10,6 @@ import QuerydJSON
 public final class MutationCache {
     /// The query cache that optimistic writes, invalidations and result writes go to.
     public let queries: QueryCache
-    public weak var delegate: (any MutationCacheDelegate)?
     /// Whether mutations may start attempts (`network.setOnline`).
     public internal(set) var isOnline = true
 
@@ -34,9 +33,11 @@ public final class MutationCache {
     /// A mutation cache over `queries`, sharing its scheduler (and so its clock).
     public init(queries: QueryCache) {
         self.queries = queries
+        queries.mutationCache = self
     }
 
-    var scheduler: TimerScheduler { queries.scheduler }
+    var scheduler: TimerScheduler<EngineTimer> { queries.scheduler }
+    var effects: EffectBuffer { queries.effects }
     var now: Int64 { scheduler.clock.now }
 
     func makeMutationID() -> MutationID {
@@ -94,7 +95,7 @@ public final class MutationCache {
             } else if subscription.covered.remove(state.id) == nil {
                 continue
             }
-            delegate?.mutations(self, push: state, to: subscription.id, connection: subscription.connection)
+            effects.append(.pushMutation(state, subscription: subscription.id, connection: subscription.connection))
         }
     }
 }

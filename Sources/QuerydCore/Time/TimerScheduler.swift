@@ -1,36 +1,38 @@
 // One-shot timers on a `CacheClock`: gcTime, retry delays, polling and timeouts all use it.
 //
-// The scheduler does not own a thread or an event loop. Whoever drives it calls `runDue()` when
-// the clock may have passed `nextDeadline` (the daemon arms one libuv timer for that deadline);
-// tests and simulations call `advance(_:by:)`, which walks virtual time deadline by deadline.
+// A timer is a value (`Event`), not a closure: the scheduler keeps events by deadline and hands
+// back the ones that are due; whoever owns it decides what each event does (the engine, see
+// `EngineTimer`). The scheduler does not own a thread or an event loop: the daemon arms one libuv
+// timer for `nextDeadline` and then asks for the due events; tests and simulations call
+// `advance(_:by:fire:)`, which walks virtual time deadline by deadline.
 
 /// Identifies one scheduled timer, for cancelling it.
 public struct TimerHandle: Hashable, Sendable {
     let token: DeadlineToken
 }
 
-/// Runs actions at deadlines of a clock, in (deadline, scheduling order) order.
-public final class TimerScheduler {
+/// Holds events until deadlines of a clock, and returns them in (deadline, scheduling order) order.
+public final class TimerScheduler<Event> {
     /// The clock that deadlines refer to.
     public let clock: any CacheClock
 
-    private var queue = DeadlineQueue<() -> Void>()
+    private var queue = DeadlineQueue<Event>()
 
     /// Creates a scheduler on `clock`.
     public init(clock: any CacheClock) {
         self.clock = clock
     }
 
-    /// Schedules `action` to run `ms` milliseconds from now (a negative delay counts as 0).
+    /// Schedules `event` for `ms` milliseconds from now (a negative delay counts as 0).
     @discardableResult
-    public func schedule(after ms: Int64, _ action: @escaping () -> Void) -> TimerHandle {
-        schedule(at: clock.now + max(ms, 0), action)
+    public func schedule(after ms: Int64, _ event: Event) -> TimerHandle {
+        schedule(at: clock.now + max(ms, 0), event)
     }
 
-    /// Schedules `action` to run once the clock reaches `deadline` (ms since the Unix epoch).
+    /// Schedules `event` for when the clock reaches `deadline` (ms since the Unix epoch).
     @discardableResult
-    public func schedule(at deadline: Int64, _ action: @escaping () -> Void) -> TimerHandle {
-        TimerHandle(token: queue.schedule(at: deadline, action))
+    public func schedule(at deadline: Int64, _ event: Event) -> TimerHandle {
+        TimerHandle(token: queue.schedule(at: deadline, event))
     }
 
     /// Cancels a pending timer. Cancelling a timer that already fired, was already cancelled, or
@@ -45,27 +47,31 @@ public final class TimerScheduler {
     /// The number of pending timers.
     public var pendingCount: Int { queue.count }
 
-    /// Fires every pending timer whose deadline is at or before `clock.now`, earliest first (ties in
-    /// scheduling order), including timers scheduled by fired actions that are already due.
-    public func runDue() {
-        while let action = queue.popDue(now: clock.now) {
-            action()
-        }
+    /// Removes and returns the earliest event whose deadline is at or before `clock.now` (ties in
+    /// scheduling order), or nil when none is due.
+    public func popDue() -> Event? {
+        queue.popDue(now: clock.now)
+    }
+
+    /// Hands every due event to `fire`, earliest first, including events that `fire` schedules and
+    /// that are already due.
+    public func fireDue(_ fire: (Event) -> Void) {
+        while let event = popDue() { fire(event) }
     }
 
     /// Moves `clock` (which must be this scheduler's clock) forward by `ms` milliseconds, stopping
     /// at each pending deadline on the way to set the clock to it and fire what is due, so every
-    /// action sees its own deadline as the time, and timers scheduled by those actions fire within
+    /// event sees its own deadline as the time, and events scheduled while firing fire within
     /// this call when they fall inside the window. Ends with the clock at the starting time + `ms`
-    /// (a negative `ms` counts as 0), or later if an action advanced the clock itself.
-    public func advance(_ clock: ManualClock, by ms: Int64) {
-        precondition(clock === self.clock, "advance(_:by:) needs the scheduler's own clock")
+    /// (a negative `ms` counts as 0), or later if firing advanced the clock itself.
+    public func advance(_ clock: ManualClock, by ms: Int64, fire: (Event) -> Void) {
+        precondition(clock === self.clock, "advance(_:by:fire:) needs the scheduler's own clock")
         let target = clock.now + max(ms, 0)
         while let deadline = queue.nextDeadline, deadline <= target {
             if deadline > clock.now {
                 clock.advance(by: deadline - clock.now)
             }
-            runDue()
+            fireDue(fire)
         }
         clock.advance(by: target - clock.now)
     }

@@ -1,20 +1,13 @@
-// The push fast path: the cache's `query.changed` pushes go into the subscriber's outbox as shared
+// The push fast path: the engine's `push` effects go into the subscriber's outbox as shared
 // `QueryView`s (encoded once per publish, framed per subscription in `Outbox`), and a run of pushes
 // to one connection looks its session up once. It relies on `lastPushSession` being cleared when
 // its session closes (`Server.sessionClosed`), asserted in debug builds.
 
-public import QuerydCore
+import QuerydCore
 
 extension Server {
-    public func cache(
-        _ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID
-    ) {
-        self.cache(cache, push: QueryView(result), to: subscription, connection: connection)
-    }
-
-    public func cache(
-        _ cache: QueryCache, push view: QueryView, to subscription: SubscriptionID, connection: ConnectionID
-    ) {
+    /// Queues a `query.changed` push of `view` to a subscription of `connection` (gone: nothing).
+    func push(_ view: QueryView, to subscription: SubscriptionID, connection: ConnectionID) {
         // A publish pushes to the subscriptions of a connection one after another: the session of
         // the last push is kept, so only the first push of a run looks the connection up.
         let session: Session

@@ -15,7 +15,7 @@ enum ClockMethods {
         try call.params.expect(["ms"])
         let ms = try call.params.int("ms")
         guard let clock = call.server.manualClock else { throw RPCError(.methodNotFound) }
-        call.server.scheduler.advance(clock, by: Int64(ms))
+        call.cache.advance(clock, by: Int64(ms))
         call.reply.succeed(["now": .number(JSONNumber(clock.now))])
     }
 

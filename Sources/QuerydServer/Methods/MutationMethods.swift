@@ -43,22 +43,13 @@ enum MutationMethods {
         let key = try params.key()
         let options: MutationOptions
         do { options = try MutationOptions(json: params["options"]) } catch { throw Params.invalid(error) }
-        let reply = call.reply
-        do {
+        // Waits for the settlement; a `$/cancelRequest` answers the caller but the mutation goes on.
+        try call.awaitAnswer(cancellable: false) { waiter throws(CacheFailure) in
             try call.server.mutations.run(
                 connection: call.session.connection, key: key, variables: params["variables"] ?? .null,
-                options: options
-            ) { outcome in
-                switch outcome {
-                case .success(let data): reply.succeed(["data": data])
-                case .failure(let failure): reply.fail(RPCError(failure: failure))
-                }
-            }
-        } catch {
-            throw RPCError(failure: error)
+                options: options, waiter: waiter)
+            return true
         }
-        // Waits for the settlement; a `$/cancelRequest` answers the caller but the mutation goes on.
-        call.session.deferAnswer(reply, waiter: nil)
     }
 
     static func subscribe(_ call: MethodCall) throws(RPCError) {

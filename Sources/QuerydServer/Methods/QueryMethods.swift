@@ -32,25 +32,13 @@ enum QueryMethods {
         ("query.fetchPreviousPage", nil, { call throws(RPCError) in try fetchPage(call, .backward) }),
     ]
 
-    /// Answers `reply` with the settled view, or with the failure as a JSON-RPC error.
-    static func answer(_ reply: PendingReply) -> FetchCompletion {
-        { outcome in
-            switch outcome {
-            case .success(let result): reply.succeed(writing: { result.write(to: &$0) })
-            case .failure(let failure): reply.fail(RPCError(failure: failure))
-            }
-        }
-    }
-
     static func fetch(_ call: MethodCall, mode: FetchMode) throws(RPCError) {
         try call.params.expect(["key", "options"])
         let key = try call.params.key()
         let options = try call.params.options()
-        do {
-            let waiter = try call.cache.fetch(key: key, options: options, mode: mode, completion: answer(call.reply))
-            call.session.deferAnswer(call.reply, waiter: waiter)
-        } catch {
-            throw RPCError(failure: error)
+        try call.awaitAnswer { waiter throws(CacheFailure) in
+            try call.cache.fetch(key: key, options: options, mode: mode, waiter: waiter)
+            return true
         }
     }
 
@@ -93,7 +81,9 @@ enum QueryMethods {
         let updatedAt = try params.optionalInt("updatedAt").map(Int64.init)
         do {
             let result = try call.cache.set(key: key, write, updatedAt: updatedAt)
-            // Subscriptions of this connection with `echo: false` are not pushed this change.
+            // Subscriptions of this connection with `echo: false` are not pushed this change (its
+            // pushes are queued once the effects are applied).
+            call.server.applyEffects()
             call.session.outbox.dropEchoes(ofWriteTo: key)
             call.reply.succeed(writing: { result.write(to: &$0) })
         } catch  where error.code == RPCErrorCode.limitExceeded.rawValue {
@@ -167,25 +157,23 @@ enum QueryMethods {
         let params = call.params
         try params.expect(["subscription", "key", "cancelRefetch"])
         let cancelRefetch = try params.bool("cancelRefetch", default: true)
-        let waiter: WaiterToken?
         switch (params["subscription"], params["key"]) {
         case (.some, nil):
             let id = SubscriptionID(try params.int("subscription"))
-            do {
-                waiter = try call.cache.refetch(
+            try call.awaitAnswer { waiter throws(CacheFailure) in
+                try call.cache.refetch(
                     subscription: id, connection: call.session.connection, cancelRefetch: cancelRefetch,
-                    completion: answer(call.reply))
-            } catch {
-                throw RPCError(failure: error)
+                    waiter: waiter)
+                return true
             }
         case (nil, .some):
-            waiter = call.cache.refetch(
-                key: try params.key(), cancelRefetch: cancelRefetch, completion: answer(call.reply))
-            if waiter == nil { call.reply.succeed(.null) }
+            let key = try params.key()
+            try call.awaitAnswer { waiter in
+                call.cache.refetch(key: key, cancelRefetch: cancelRefetch, waiter: waiter)
+            }
         default:
             throw Params.invalid("subscription", "give exactly one of subscription and key")
         }
-        call.session.deferAnswer(call.reply, waiter: waiter)
     }
 
     /// `query.fetchNextPage` / `query.fetchPreviousPage` for a subscription or a cached key.
@@ -198,21 +186,15 @@ enum QueryMethods {
         guard (subscription == nil) != (key == nil) else {
             throw Params.invalid("subscription", "give exactly one of subscription and key")
         }
-        let waiter: WaiterToken?
-        do {
+        try call.awaitAnswer { waiter throws(CacheFailure) in
             if let subscription {
-                waiter = try call.cache.fetchPage(
+                try call.cache.fetchPage(
                     direction, subscription: subscription, connection: call.session.connection,
-                    cancelRefetch: cancelRefetch, completion: answer(call.reply))
-            } else {
-                waiter = try call.cache.fetchPage(
-                    direction, key: key!, cancelRefetch: cancelRefetch, completion: answer(call.reply))
-                if waiter == nil, !call.reply.isAnswered { call.reply.succeed(.null) }
+                    cancelRefetch: cancelRefetch, waiter: waiter)
+                return true
             }
-        } catch {
-            throw RPCError(failure: error)
+            return try call.cache.fetchPage(direction, key: key!, cancelRefetch: cancelRefetch, waiter: waiter)
         }
-        call.session.deferAnswer(call.reply, waiter: waiter)
     }
 
     static func cancel(_ call: MethodCall) throws(RPCError) {

@@ -143,11 +143,10 @@ import Testing
     @Test func cancellingTheLastWaiterCancelsACancellableFetch() {
         let h = EngineHarness()
         h.register("c", cancellable: true)
-        let outcome = Outcome()
-        let token = try! h.cache.fetch(
-            key: key("c"), options: QueryOptions(), mode: .fetch, completion: outcome.completion)
-        #expect(token != nil)
-        if let token { h.cache.cancelWaiter(token) }
+        let outcome = h.makeOutcome()
+        try! h.cache.fetch(key: key("c"), options: QueryOptions(), mode: .fetch, waiter: outcome.token)
+        #expect(outcome.results.isEmpty)
+        h.cache.cancelWaiter(outcome.token)
         #expect(outcome.results.isEmpty)
         #expect(h.cancels == [h.sends[0].attempt])
         #expect(h.stateText(key("c")) == "pending/idle")

@@ -1,59 +1,115 @@
-// Test support for the engine tests: a QueryCache on a manual clock whose delegate records every
-// effect in order, helpers that answer the fetch requests it sends, and compact one-line
-// descriptions of the views it pushes, so tests can pin exact state sequences.
+// Test support for the engine tests: a QueryCache on a manual clock whose effects are taken after
+// every input and logged in order with the virtual time they were decided at, helpers that answer
+// the fetch requests it sends, and compact one-line descriptions of the views it pushes, so tests
+// can pin exact state sequences.
 
 import QuerydCore
 import QuerydJSON
 import Testing
 
-/// One effect the cache reported, with the virtual time (ms since the harness started) it happened at.
+/// One effect the cache decided, with the virtual time (ms since the harness started) it was taken at.
 enum Effect {
     case send(FetchRequest, at: Int64)
     case cancel(AttemptID, ConnectionID, at: Int64)
     case push(QueryResult, SubscriptionID, ConnectionID, at: Int64)
 }
 
-/// A `CacheDelegate` that logs every effect in order.
-final class RecordingDelegate: CacheDelegate {
+/// Takes the cache's effects and logs them in order: fetch requests, cancels and pushes, and the
+/// answers to waiting callers (routed to their `Outcome`).
+final class EffectLog {
+    private let cache: QueryCache
     private let clock: ManualClock
     private let start: Int64
-    private(set) var effects: [Effect] = []
+    private var log: [Effect] = []
+    private var lastToken = 0
+    private var outcomes: [WaiterToken: Outcome] = [:]
+    private var mutationLog: [MutationEffect] = []
+    private var mutationOutcomes: [WaiterToken: MutationOutcome] = [:]
 
-    init(clock: ManualClock, start: Int64) {
+    init(cache: QueryCache, clock: ManualClock, start: Int64) {
+        self.cache = cache
         self.clock = clock
         self.start = start
     }
 
-    func cache(_ cache: QueryCache, send request: FetchRequest) {
-        effects.append(.send(request, at: clock.now - start))
+    /// Every effect so far, in order.
+    var effects: [Effect] {
+        take()
+        return log
     }
 
-    func cache(_ cache: QueryCache, cancel attempt: AttemptID, connection: ConnectionID) {
-        effects.append(.cancel(attempt, connection, at: clock.now - start))
+    /// Every effect of the mutation cache so far, in order.
+    var mutationEffects: [MutationEffect] {
+        take()
+        return mutationLog
     }
 
-    func cache(
-        _ cache: QueryCache, push result: QueryResult, to subscription: SubscriptionID, connection: ConnectionID
-    ) {
-        effects.append(.push(result, subscription, connection, at: clock.now - start))
+    /// A new waiting caller, answered through this log.
+    func makeOutcome() -> Outcome {
+        lastToken += 1
+        let outcome = Outcome(token: WaiterToken(lastToken), log: self)
+        outcomes[outcome.token] = outcome
+        return outcome
+    }
+
+    /// A new `mutation.run` caller, answered through this log.
+    func makeMutationOutcome() -> MutationOutcome {
+        lastToken += 1
+        let outcome = MutationOutcome(token: WaiterToken(lastToken), log: self)
+        mutationOutcomes[outcome.token] = outcome
+        return outcome
+    }
+
+    /// Takes the effects the cache decided since the last call, stamped with the time now.
+    func take() {
+        let at = clock.now - start
+        cache.effects.drain { effect in
+            switch effect {
+            case .sendFetch(let request): log.append(.send(request, at: at))
+            case .cancelFetch(let attempt, let connection): log.append(.cancel(attempt, connection, at: at))
+            case .push(let view, let subscription, let connection):
+                log.append(.push(view.result, subscription, connection, at: at))
+            case .answer(let token, let result): outcomes[token]?.record(result)
+            case .sendMutate(let request): mutationLog.append(.send(request))
+            case .cancelMutate(let attempt, _): mutationLog.append(.cancel(attempt))
+            case .pushMutation(let state, let subscription, _): mutationLog.append(.push(state, subscription))
+            case .answerMutation(let token, let result): mutationOutcomes[token]?.record(result)
+            case .dataChanged, .queryRemoved: break
+            }
+        }
     }
 }
 
 /// Collects what a waiting caller (`fetch`, `refetch`) was answered.
 final class Outcome {
-    private(set) var results: [Result<QueryResult, CacheFailure>] = []
+    /// The token the cache answers this caller by.
+    let token: WaiterToken
+    private unowned let log: EffectLog
+    private var answers: [Result<QueryResult, CacheFailure>] = []
 
-    /// The completion to hand to the cache.
-    var completion: FetchCompletion { { [self] result in results.append(result) } }
+    init(token: WaiterToken, log: EffectLog) {
+        self.token = token
+        self.log = log
+    }
+
+    func record(_ result: Result<QueryResult, CacheFailure>) { answers.append(result) }
+
+    /// Every answer so far.
+    var results: [Result<QueryResult, CacheFailure>] {
+        log.take()
+        return answers
+    }
 
     /// The view the caller got, when it got exactly one successful answer.
     var value: QueryResult? {
+        let results = results
         guard results.count == 1, case .success(let view) = results[0] else { return nil }
         return view
     }
 
     /// The failure the caller got, when it got exactly one failed answer.
     var failure: CacheFailure? {
+        let results = results
         guard results.count == 1, case .failure(let failure) = results[0] else { return nil }
         return failure
     }
@@ -106,31 +162,39 @@ final class EngineHarness {
     static let fetcherError: JSONValue = ["code": 7, "message": "boom"]
 
     let clock = ManualClock()
-    let scheduler: TimerScheduler
     let cache: QueryCache
-    let recorder: RecordingDelegate
+    let log: EffectLog
     let start: Int64
 
     init() {
         start = clock.now
-        scheduler = TimerScheduler(clock: clock)
-        cache = QueryCache(scheduler: scheduler)
-        recorder = RecordingDelegate(clock: clock, start: start)
-        cache.delegate = recorder
+        cache = QueryCache(clock: clock)
+        log = EffectLog(cache: cache, clock: clock, start: start)
     }
 
     /// Milliseconds of virtual time since the harness was made.
     var elapsed: Int64 { clock.now - start }
 
-    /// Moves virtual time forward, firing due timers at their deadlines.
+    /// Moves virtual time forward, firing due timers at their deadlines (their effects are
+    /// stamped with the deadline they fired at).
     func advance(_ ms: Int64) {
-        scheduler.advance(clock, by: ms)
+        log.take()
+        let target = clock.now + max(ms, 0)
+        while let deadline = cache.nextDeadline, deadline <= target {
+            if deadline > clock.now { clock.advance(by: deadline - clock.now) }
+            cache.runDueTimers()
+            log.take()
+        }
+        clock.advance(by: target - clock.now)
     }
 
     /// Moves virtual time to `ms` after the start.
     func advance(to ms: Int64) {
-        scheduler.advance(clock, by: ms - elapsed)
+        advance(ms - elapsed)
     }
+
+    /// A new waiting caller, to hand its token to the cache.
+    func makeOutcome() -> Outcome { log.makeOutcome() }
 
     // MARK: - Driving the cache
 
@@ -171,11 +235,11 @@ final class EngineHarness {
     /// A `query.fetch` / `query.ensure` caller; the outcome fills in when the fetch settles.
     @discardableResult
     func fetch(_ key: QueryKey, _ json: JSONValue? = nil, mode: FetchMode = .fetch) -> Outcome {
-        let outcome = Outcome()
+        let outcome = makeOutcome()
         do {
-            try cache.fetch(key: key, options: options(json), mode: mode, completion: outcome.completion)
+            try cache.fetch(key: key, options: options(json), mode: mode, waiter: outcome.token)
         } catch {
-            outcome.completion(.failure(error))
+            outcome.record(.failure(error))
         }
         return outcome
     }
@@ -183,11 +247,10 @@ final class EngineHarness {
     /// A `query.refetch {subscription}` caller.
     @discardableResult
     func refetch(_ id: SubscriptionID, cancelRefetch: Bool = true) -> Outcome {
-        let outcome = Outcome()
+        let outcome = makeOutcome()
         do {
             try cache.refetch(
-                subscription: id, connection: Self.client, cancelRefetch: cancelRefetch,
-                completion: outcome.completion)
+                subscription: id, connection: Self.client, cancelRefetch: cancelRefetch, waiter: outcome.token)
         } catch {
             Issue.record("refetch: \(error)")
         }
@@ -223,7 +286,7 @@ final class EngineHarness {
 
     // MARK: - Reading the log
 
-    var effects: [Effect] { recorder.effects }
+    var effects: [Effect] { log.effects }
 
     /// Every fetch request sent, in order.
     var sends: [FetchRequest] {

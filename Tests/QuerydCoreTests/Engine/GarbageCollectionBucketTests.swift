@@ -9,12 +9,12 @@ import Testing
     @Test func queriesWrittenInTheSameMillisecondShareOneTimerAndGoTogether() {
         let h = EngineHarness()
         for i in 0..<100 { h.set(key("b", .number(JSONNumber(i))), 1) }
-        #expect(h.scheduler.pendingCount == 1)
+        #expect(h.cache.statistics.timers == 1)
         h.advance(299_999)
         #expect(h.cache.statistics.queries == 100)
         h.advance(1)
         #expect(h.cache.statistics.queries == 0)
-        #expect(h.scheduler.pendingCount == 0)
+        #expect(h.cache.statistics.timers == 0)
     }
 
     @Test func queriesWrittenAtDifferentTimesGoAtTheirOwnTimes() {
@@ -23,7 +23,7 @@ import Testing
         h.advance(10)
         h.set(key("b"), 1)
         h.set(key("c"), 1)
-        #expect(h.scheduler.pendingCount == 2)
+        #expect(h.cache.statistics.timers == 2)
         h.advance(299_989)
         #expect(h.cache.query(key("a")) != nil)
         h.advance(1)
@@ -52,14 +52,14 @@ import Testing
         #expect(h.cache.query(key("b", 1)) != nil)
         h.advance(1)
         #expect(h.cache.query(key("b", 1)) == nil)
-        #expect(h.scheduler.pendingCount == 0)
+        #expect(h.cache.statistics.timers == 0)
     }
 
     @Test func aRemovedQueryDoesNotHoldItsGroupsTimer() {
         let h = EngineHarness()
         h.set(key("r"), 1)
-        #expect(h.scheduler.pendingCount == 1)
+        #expect(h.cache.statistics.timers == 1)
         _ = h.cache.removeQueries(QueryFilter())
-        #expect(h.scheduler.pendingCount == 0)
+        #expect(h.cache.statistics.timers == 0)
     }
 }

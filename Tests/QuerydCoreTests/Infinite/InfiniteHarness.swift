@@ -81,11 +81,11 @@ extension EngineHarness {
         _ direction: PageDirection, _ id: SubscriptionID, cancelRefetch: Bool = true,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Outcome {
-        let outcome = Outcome()
+        let outcome = makeOutcome()
         do {
             try cache.fetchPage(
                 direction, subscription: id, connection: Self.client, cancelRefetch: cancelRefetch,
-                completion: outcome.completion)
+                waiter: outcome.token)
         } catch {
             Issue.record("fetchPage: \(error)", sourceLocation: sourceLocation)
         }
@@ -95,11 +95,11 @@ extension EngineHarness {
     /// The same by key; a refusal is recorded in the outcome as a failure.
     @discardableResult
     func fetchPage(_ direction: PageDirection, key: QueryKey, cancelRefetch: Bool = true) -> Outcome {
-        let outcome = Outcome()
+        let outcome = makeOutcome()
         do {
-            try cache.fetchPage(direction, key: key, cancelRefetch: cancelRefetch, completion: outcome.completion)
+            try cache.fetchPage(direction, key: key, cancelRefetch: cancelRefetch, waiter: outcome.token)
         } catch {
-            outcome.completion(.failure(error))
+            outcome.record(.failure(error))
         }
         return outcome
     }

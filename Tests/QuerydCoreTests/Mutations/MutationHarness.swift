@@ -1,48 +1,48 @@
 // Test support for the mutation engine tests: an EngineHarness (query cache on a manual clock)
-// with a MutationCache next to it whose delegate records every effect in order, and helpers to
-// submit mutations and answer their `mutate` requests.
+// with a MutationCache next to it, whose effects its log records in order, and helpers to submit
+// mutations and answer their `mutate` requests.
 
 import QuerydCore
 import QuerydJSON
 import Testing
 
-/// One effect the mutation cache reported.
+/// One effect the mutation cache decided.
 enum MutationEffect {
     case send(MutateRequest)
     case cancel(MutationAttemptID)
     case push(MutationState, SubscriptionID)
 }
 
-/// A `MutationCacheDelegate` that logs every effect in order.
-final class MutationRecorder: MutationCacheDelegate {
-    private(set) var effects: [MutationEffect] = []
-
-    func mutations(_ cache: MutationCache, send request: MutateRequest) { effects.append(.send(request)) }
-
-    func mutations(_ cache: MutationCache, cancel attempt: MutationAttemptID, connection: ConnectionID) {
-        effects.append(.cancel(attempt))
-    }
-
-    func mutations(
-        _ cache: MutationCache, push state: MutationState, to subscription: SubscriptionID, connection: ConnectionID
-    ) {
-        effects.append(.push(state, subscription))
-    }
-}
-
 /// What the caller of one `mutation.run` was answered.
 final class MutationOutcome {
-    private(set) var results: [Result<JSONValue, CacheFailure>] = []
-    var completion: MutationCompletion { { [self] result in results.append(result) } }
+    /// The token the mutation cache answers this caller by.
+    let token: WaiterToken
+    private unowned let log: EffectLog
+    private var answers: [Result<JSONValue, CacheFailure>] = []
+
+    init(token: WaiterToken, log: EffectLog) {
+        self.token = token
+        self.log = log
+    }
+
+    func record(_ result: Result<JSONValue, CacheFailure>) { answers.append(result) }
+
+    /// Every answer so far.
+    var results: [Result<JSONValue, CacheFailure>] {
+        log.take()
+        return answers
+    }
 
     /// The data, when the caller got exactly one successful answer.
     var data: JSONValue? {
+        let results = results
         guard results.count == 1, case .success(let data) = results[0] else { return nil }
         return data
     }
 
     /// The failure, when the caller got exactly one failed answer.
     var failure: CacheFailure? {
+        let results = results
         guard results.count == 1, case .failure(let failure) = results[0] else { return nil }
         return failure
     }
@@ -55,11 +55,9 @@ final class MutationHarness {
 
     let engine = EngineHarness()
     let mutations: MutationCache
-    let recorder = MutationRecorder()
 
     init() {
         mutations = MutationCache(queries: engine.cache)
-        mutations.delegate = recorder
     }
 
     var cache: QueryCache { engine.cache }
@@ -77,12 +75,12 @@ final class MutationHarness {
         _ key: QueryKey, variables: JSONValue = nil, _ json: JSONValue? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> (id: MutationID?, outcome: MutationOutcome) {
-        let outcome = MutationOutcome()
+        let outcome = engine.log.makeMutationOutcome()
         do {
             let options = try MutationOptions(json: json)
             let id = try mutations.run(
                 connection: EngineHarness.client, key: key, variables: variables, options: options,
-                completion: outcome.completion)
+                waiter: outcome.token)
             return (id, outcome)
         } catch {
             Issue.record("run: \(error)", sourceLocation: sourceLocation)
@@ -93,11 +91,11 @@ final class MutationHarness {
     // MARK: - Mutate requests
 
     var sends: [MutateRequest] {
-        recorder.effects.compactMap { if case .send(let request) = $0 { request } else { nil } }
+        engine.log.mutationEffects.compactMap { if case .send(let request) = $0 { request } else { nil } }
     }
 
     var cancels: [MutationAttemptID] {
-        recorder.effects.compactMap { if case .cancel(let attempt) = $0 { attempt } else { nil } }
+        engine.log.mutationEffects.compactMap { if case .cancel(let attempt) = $0 { attempt } else { nil } }
     }
 
     /// The variables of every `mutate` request sent, in order.
@@ -125,7 +123,7 @@ final class MutationHarness {
 
     /// Every pushed mutation state for one subscription, described compactly.
     func trace(of subscription: SubscriptionID) -> [String] {
-        recorder.effects.compactMap {
+        engine.log.mutationEffects.compactMap {
             if case .push(let state, let id) = $0, id == subscription { describe(state) } else { nil }
         }
     }

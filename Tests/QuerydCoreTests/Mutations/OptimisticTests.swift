@@ -122,7 +122,7 @@ import Testing
                 options: MutationOptions(json: [
                     "optimistic": [["key": ["plain"], "data": 2], ["key": ["pages"], "data": "not pages"]]
                 ]),
-                completion: { _ in })
+                waiter: WaiterToken(1))
             Issue.record("the write to an infinite query should have been refused")
         } catch {
             #expect((error as? CacheFailure)?.code == -32602)

@@ -48,7 +48,7 @@ private final class Buckets {
 
     @Test func cancellingSkipsTheMemberAndTheLastOneHandsBackTheTimer() {
         let clock = ManualClock(start: 0)
-        let scheduler = TimerScheduler(clock: clock)
+        let scheduler = TimerScheduler<() -> Void>(clock: clock)
         let buckets = Buckets()
         let a = Waiter("a")
         let b = Waiter("b")

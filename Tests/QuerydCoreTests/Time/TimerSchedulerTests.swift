@@ -22,7 +22,7 @@ final class FiringLog {
 
     @Test func advanceFiresInOrderAtEachDeadline() {
         let clock = ManualClock(start: 0)
-        let scheduler = TimerScheduler(clock: clock)
+        let scheduler = TimerScheduler<() -> Void>(clock: clock)
         let log = FiringLog()
         scheduler.schedule(after: 300) { log.entries.append("c@\(clock.now)") }
         scheduler.schedule(after: 100) { log.entries.append("a@\(clock.now)") }
@@ -31,7 +31,7 @@ final class FiringLog {
         scheduler.schedule(after: 5000) { log.entries.append("late@\(clock.now)") }
         #expect(scheduler.pendingCount == 5)
         #expect(scheduler.nextDeadline == 100)
-        scheduler.advance(clock, by: 1000)
+        scheduler.advance(clock, by: 1000) { $0() }
         #expect(log.entries == ["a@100", "a2@100", "b@200", "c@300"])
         #expect(clock.now == 1000)
         #expect(scheduler.pendingCount == 1)
@@ -40,7 +40,7 @@ final class FiringLog {
 
     @Test func chainedTimersFireWithinOneAdvanceAtTheirOwnTime() {
         let clock = ManualClock(start: 0)
-        let scheduler = TimerScheduler(clock: clock)
+        let scheduler = TimerScheduler<() -> Void>(clock: clock)
         let log = FiringLog()
         // A retry loop: each attempt schedules the next 1000 ms later.
         func attempt(_ n: Int) {
@@ -49,18 +49,18 @@ final class FiringLog {
         }
         scheduler.schedule(after: 500) { attempt(1) }
         scheduler.schedule(after: 2000) { log.entries.append("other@\(clock.now)") }
-        scheduler.advance(clock, by: 3600)
+        scheduler.advance(clock, by: 3600) { $0() }
         #expect(log.entries == ["attempt1@500", "attempt2@1500", "other@2000", "attempt3@2500", "attempt4@3500"])
         #expect(clock.now == 3600)
         #expect(scheduler.nextDeadline == 4500)
-        scheduler.advance(clock, by: 900)
+        scheduler.advance(clock, by: 900) { $0() }
         #expect(log.entries.last == "attempt5@4500")
         #expect(scheduler.pendingCount == 0)
     }
 
     @Test func actionScheduledAlreadyDueFiresInSameRun() {
         let clock = ManualClock(start: 0)
-        let scheduler = TimerScheduler(clock: clock)
+        let scheduler = TimerScheduler<() -> Void>(clock: clock)
         let log = FiringLog()
         scheduler.schedule(after: 10) {
             log.entries.append("first@\(clock.now)")
@@ -69,29 +69,29 @@ final class FiringLog {
         }
         scheduler.schedule(after: 10) { log.entries.append("second@\(clock.now)") }
         clock.advance(by: 10)
-        scheduler.runDue()
+        scheduler.fireDue { $0() }
         #expect(log.entries == ["first@10", "second@10", "immediate@10", "zero@10"])
         #expect(scheduler.pendingCount == 0)
     }
 
     @Test func runDueFiresOnlyWhatIsDueInDeadlineOrder() {
         let clock = ManualClock(start: 0)
-        let scheduler = TimerScheduler(clock: clock)
+        let scheduler = TimerScheduler<() -> Void>(clock: clock)
         let log = FiringLog()
         scheduler.schedule(at: 30) { log.entries.append("30") }
         scheduler.schedule(at: 10) { log.entries.append("10") }
         scheduler.schedule(at: 31) { log.entries.append("31") }
-        scheduler.runDue()
+        scheduler.fireDue { $0() }
         #expect(log.entries.isEmpty)
         clock.advance(by: 30)
-        scheduler.runDue()
+        scheduler.fireDue { $0() }
         #expect(log.entries == ["10", "30"])
         #expect(scheduler.nextDeadline == 31)
     }
 
     @Test func cancelFromInsideAnAction() {
         let clock = ManualClock(start: 0)
-        let scheduler = TimerScheduler(clock: clock)
+        let scheduler = TimerScheduler<() -> Void>(clock: clock)
         let log = FiringLog()
         var victim: TimerHandle?
         var laterVictim: TimerHandle?
@@ -103,18 +103,18 @@ final class FiringLog {
         victim = scheduler.schedule(after: 100) { log.entries.append("victim") }
         laterVictim = scheduler.schedule(after: 700) { log.entries.append("laterVictim") }
         scheduler.schedule(after: 800) { log.entries.append("survivor@\(clock.now)") }
-        scheduler.advance(clock, by: 1000)
+        scheduler.advance(clock, by: 1000) { $0() }
         #expect(log.entries == ["killer@100", "survivor@800"])
         #expect(scheduler.pendingCount == 0)
     }
 
     @Test func cancellingFiredOrUnknownHandlesIsANoOp() {
         let clock = ManualClock(start: 0)
-        let scheduler = TimerScheduler(clock: clock)
-        let other = TimerScheduler(clock: clock)
+        let scheduler = TimerScheduler<() -> Void>(clock: clock)
+        let other = TimerScheduler<() -> Void>(clock: clock)
         let log = FiringLog()
         let fired = scheduler.schedule(after: 1) { log.entries.append("fired") }
-        scheduler.advance(clock, by: 1)
+        scheduler.advance(clock, by: 1) { $0() }
         scheduler.cancel(fired)
         scheduler.cancel(fired)
         let foreign = other.schedule(after: 1) {}
@@ -122,21 +122,21 @@ final class FiringLog {
         scheduler.schedule(after: 5) { log.entries.append("kept") }
         scheduler.cancel(foreign)  // sequence 0 of `other`; already fired here
         #expect(scheduler.pendingCount == 1)
-        scheduler.advance(clock, by: 10)
+        scheduler.advance(clock, by: 10) { $0() }
         #expect(log.entries == ["fired", "kept"])
         #expect(clock.now == 11)
     }
 
     @Test func advanceByZeroOrNegativeRunsOnlyDueTimers() {
         let clock = ManualClock(start: 100)
-        let scheduler = TimerScheduler(clock: clock)
+        let scheduler = TimerScheduler<() -> Void>(clock: clock)
         let log = FiringLog()
         scheduler.schedule(at: 50) { log.entries.append("past@\(clock.now)") }
         scheduler.schedule(at: 101) { log.entries.append("future") }
-        scheduler.advance(clock, by: -5)
+        scheduler.advance(clock, by: -5) { $0() }
         #expect(log.entries == ["past@100"])
         #expect(clock.now == 100)
-        scheduler.advance(clock, by: 0)
+        scheduler.advance(clock, by: 0) { $0() }
         #expect(scheduler.pendingCount == 1)
     }
 }

@@ -1,0 +1,58 @@
+// What the engine decided the world around it must do, as values: the output half of the seam.
+//
+// Every input (a method call, an answer from a fetcher or mutator, a timer firing, a connection
+// gone) appends its effects, in the order it decided them, to the engine's `EffectBuffer`; the
+// server applies them afterwards. The engine never calls out: it does not know sockets, request
+// ids or persistence, only connections, attempts and waiter tokens.
+
+public import QuerydJSON
+
+/// One thing the engine asks the world to do.
+public enum EngineEffect {
+    /// Send a `fetch` request to a fetcher; its answer comes back as `attemptSucceeded` or
+    /// `attemptFailed`.
+    case sendFetch(FetchRequest)
+    /// The answer to this fetch attempt is no longer wanted: send `$/cancelRequest`.
+    case cancelFetch(AttemptID, connection: ConnectionID)
+    /// A subscription's view changed: push `query.changed`. The view may be shared with other
+    /// subscriptions that see the same (its encoded state is made once for all of them).
+    case push(QueryView, subscription: SubscriptionID, connection: ConnectionID)
+    /// A waiting caller (`query.fetch`, `query.refetch`, …) is answered.
+    case answer(WaiterToken, Result<QueryResult, CacheFailure>)
+    /// Send a `mutate` request to a mutator.
+    case sendMutate(MutateRequest)
+    /// The answer to this mutate attempt is no longer wanted: send `$/cancelRequest`.
+    case cancelMutate(MutationAttemptID, connection: ConnectionID)
+    /// A mutation a subscription covers changed: push `mutation.changed`.
+    case pushMutation(MutationState, subscription: SubscriptionID, connection: ConnectionID)
+    /// The caller of `mutation.run` is answered: the mutator's data, or the failure.
+    case answerMutation(WaiterToken, Result<JSONValue, CacheFailure>)
+    /// The query has new successful data (reported only while `QueryCache.reportsDataChanges`).
+    case dataChanged(Query)
+    /// The query with this key left the cache (reported only while `reportsDataChanges`).
+    case queryRemoved(QueryKey)
+}
+
+/// One attempt for the server to send to a fetcher.
+public struct FetchRequest: Sendable {
+    public let attempt: AttemptID
+    public let fetcher: FetcherID
+    public let connection: ConnectionID
+    public let key: QueryKey
+    /// 1 for the first attempt of a fetch, 2 for its first retry, and so on.
+    public let attemptNumber: Int
+    public let meta: JSONValue?
+    /// For an infinite query: the page param to fetch and which way the list grows.
+    public let page: (param: JSONValue, direction: PageDirection)?
+}
+
+/// One attempt for the server to send to a mutator.
+public struct MutateRequest: Sendable {
+    public let attempt: MutationAttemptID
+    public let mutator: MutatorID
+    public let connection: ConnectionID
+    public let key: QueryKey
+    public let variables: JSONValue
+    /// 1 for the first attempt of a mutation, 2 for its first retry, and so on.
+    public let attemptNumber: Int
+}

@@ -1,0 +1,65 @@
+// Applying the engine's effects: the one place where what the engine decided becomes lines on
+// connections (requests to fetchers and mutators, their withdrawal, pushes, answers to waiting
+// callers) and calls to the persistence writer.
+//
+// Effects are applied in the order they were decided, before any reply is written (a reply drains
+// them first, see `PendingReply`), after every dispatched input, and before every flush. Applying
+// one never calls back into the engine.
+
+import QuerydCore
+import QuerydRPC
+
+extension Server {
+    /// Applies every effect the engine has decided and not yet handed over.
+    @inline(__always)
+    func applyEffects() {
+        if !cache.effects.isEmpty { cache.effects.drain { apply($0) } }
+    }
+
+    private func apply(_ effect: EngineEffect) {
+        switch effect {
+        case .sendFetch(let request):
+            session(for: request.connection)?.send(request)
+        case .cancelFetch(let attempt, let connection):
+            session(for: connection)?.cancel(.fetch(attempt))
+        case .push(let view, let subscription, let connection):
+            push(view, to: subscription, connection: connection)
+        case .answer(let token, let outcome):
+            guard let reply = waitingCallers.take(token) else { return }
+            switch outcome {
+            case .success(let result): reply.succeed(writing: { result.write(to: &$0) })
+            case .failure(let failure): reply.fail(RPCError(failure: failure))
+            }
+        case .sendMutate(let request):
+            session(for: request.connection)?.send(request)
+        case .cancelMutate(let attempt, let connection):
+            session(for: connection)?.cancel(.mutate(attempt))
+        case .pushMutation(let state, let subscription, let connection):
+            guard let session = session(for: connection) else { return }
+            session.outbox.appendMutationPush(state, to: subscription)
+            markDirty(session)
+        case .answerMutation(let token, let outcome):
+            guard let reply = waitingCallers.take(token) else { return }
+            switch outcome {
+            case .success(let data): reply.succeed(["data": data])
+            case .failure(let failure): reply.fail(RPCError(failure: failure))
+            }
+        case .dataChanged(let query):
+            dataObserver?.queryDataChanged(query)
+        case .queryRemoved(let key):
+            dataObserver?.queryRemoved(key)
+        }
+    }
+
+    /// Registers `reply` as waiting for an engine answer; returns the token to hand to the engine.
+    func waitForAnswer(_ reply: PendingReply) -> WaiterToken {
+        waitingCallers.add(reply)
+    }
+
+    /// The caller `token` no longer wants its answer: the engine withdraws its wait (a fetch goes
+    /// on only while someone else wants it).
+    func withdrawWaiter(_ token: WaiterToken) {
+        _ = waitingCallers.take(token)
+        cache.cancelWaiter(token)
+    }
+}
