@@ -49,8 +49,7 @@ extension QueryCache {
         cancelCollection(query)
         let fetcher = offline ? nil : registry.choose(for: query.key)
         // A page call on a query without data loads its first page, still shown as that page fetch.
-        query.state.fetchStarted(paused: fetcher == nil, direction: run.pageFetch == nil ? nil : page)
-        publish(query)
+        dispatch(.fetchStarted(paused: fetcher == nil, direction: run.pageFetch == nil ? nil : page), to: query)
         startAttempt(query, run)
         return run
     }
@@ -61,19 +60,13 @@ extension QueryCache {
         if offline {
             run.phase = .waitingForNetwork
             queriesWaitingForNetwork[query.key] = query
-            if query.fetchStatus != .paused {
-                query.state.fetchStatus = .paused
-                publish(query)
-            }
+            if query.fetchStatus != .paused { dispatch(.fetchStatus(.paused), to: query) }
             return
         }
         guard let fetcher = registry.choose(for: query.key) else {
             run.phase = .waitingForFetcher
             queriesWaitingForFetcher[query.key] = query
-            if query.fetchStatus != .paused {
-                query.state.fetchStatus = .paused
-                publish(query)
-            }
+            if query.fetchStatus != .paused { dispatch(.fetchStatus(.paused), to: query) }
             return
         }
         queriesWaitingForFetcher[query.key] = nil
@@ -84,10 +77,7 @@ extension QueryCache {
         run.lastAttemptCancellable = fetcher.cancellable
         attempts[attempt] = query
         fetcher.inFlight += 1
-        if query.fetchStatus != .fetching {
-            query.state.fetchStatus = .fetching
-            publish(query)
-        }
+        if query.fetchStatus != .fetching { dispatch(.fetchStatus(.fetching), to: query) }
         if let timeout = run.options.timeout ?? defaultAttemptTimeout {
             run.attemptTimer = scheduler.schedule(
                 after: timeout, .attemptTimeout(attempt, connection: fetcher.connection))
@@ -160,17 +150,13 @@ extension QueryCache {
         }
         query.run = nil
         // Structural sharing: equal data keeps the stored value, so nothing downstream re-encodes it.
-        let before = query.state
-        let shared = before.data == data ? before.data! : data
-        query.state.succeeded(data: shared, at: now, fetched: true, pageLinks: links)
-        if let bytes = query.dataAndKeyByteCount, bytes > maxDataBytes {
+        let stored = query.state.data
+        let shared = stored == data ? stored! : data
+        if let bytes = dispatchWrite(.succeeded(data: shared, at: now, fetched: true, pageLinks: links), to: query) {
             // Data that could never be sent back fails the fetch (a retry would bring it again).
-            query.state = before
             fail(run, of: query, error: AttemptError.dataTooLarge(bytes: bytes, max: maxDataBytes))
             return
         }
-        reportDataChanged(query)
-        publish(query)
         settle(run, of: query)
         collectWhenUnused(query)
     }
@@ -186,8 +172,7 @@ extension QueryCache {
             fail(run, of: query, error: error)
             return
         }
-        query.state.attemptFailed(failures: run.failures, reason: wrapped)
-        publish(query)
+        dispatch(.attemptFailed(failures: run.failures, reason: wrapped), to: query)
         let timer = scheduler.schedule(after: run.options.retryDelay(afterFailures: run.failures), .retry(query))
         run.phase = .waitingToRetry(timer)
     }
@@ -207,8 +192,7 @@ extension QueryCache {
         query.run = nil
         queriesWaitingForFetcher[query.key] = nil
         queriesWaitingForNetwork[query.key] = nil
-        query.state.failed(error: CacheFailure.fetchFailed(error).jsonValue, at: now)
-        publish(query)
+        dispatch(.failed(error: CacheFailure.fetchFailed(error).jsonValue, at: now), to: query)
         settle(run, of: query, failure: .fetchFailed(error))
         collectWhenUnused(query)
     }
@@ -308,11 +292,10 @@ extension QueryCache {
         queriesWaitingForFetcher[query.key] = nil
         queriesWaitingForNetwork[query.key] = nil
         if revert {
-            query.state = run.revertState
+            dispatch(.replaced(run.revertState), to: query)
         } else {
-            query.state.failed(error: CacheFailure.fetchFailed(AttemptError.cancelled).jsonValue, at: now)
+            dispatch(.failed(error: CacheFailure.fetchFailed(AttemptError.cancelled).jsonValue, at: now), to: query)
         }
-        publish(query)
         let failure: CacheFailure? = revert && query.hasData ? nil : .cancelled(reason)
         settle(run, of: query, failure: failure)
         collectWhenUnused(query)

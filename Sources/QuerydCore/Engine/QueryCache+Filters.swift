@@ -41,8 +41,8 @@ extension QueryCache {
     /// Marks matched queries invalidated (stale) and refetches those `refetchType` selects.
     public func invalidate(_ filter: QueryFilter, refetchType: RefetchType) -> Int {
         let matched = matching(filter)
-        for query in matched where query.markInvalidated() {
-            publish(query)
+        for query in matched {
+            dispatch(.invalidated, to: query)
         }
         for query in matched where !query.isExcludedFromRefetch {
             switch refetchType {
@@ -106,10 +106,9 @@ extension QueryCache {
         for query in matched {
             let dropped = dropFetch(query)
             let options = query.lastOptions
-            query.state = QueryState(
+            let initial = QueryState(
                 initialData: options.initialData, initialDataUpdatedAt: options.initialDataUpdatedAt, now: now)
-            reportDataChanged(query)
-            publish(query)
+            dispatch(.replaced(initial), to: query, reportingData: true)
             settleDropped(dropped, of: query, reason: "reset")
         }
         for query in matched {

@@ -39,9 +39,7 @@ extension QueryCache {
             restored.fetchStatus = .idle
         }
         guard restored != query.state else { return }
-        query.state = restored
-        reportDataChanged(query)
-        publish(query)
+        dispatch(.replaced(restored), to: query, reportingData: true)
         collectWhenUnused(query, restart: false)
     }
 
@@ -49,7 +47,7 @@ extension QueryCache {
     /// `queries.invalidate` does to each query it matches).
     func invalidate(_ query: Query, refetchType: RefetchType) {
         guard isCached(query) else { return }
-        if query.markInvalidated() { publish(query) }
+        dispatch(.invalidated, to: query)
         guard !query.isExcludedFromRefetch else { return }
         switch refetchType {
         case .none: return

@@ -43,19 +43,13 @@ extension QueryCache {
             if existing.kind == .infinite { return false }
         }
         let query = obtainQuery(key, options: resolve(QueryOptions(), for: key, defaultRetry: 0))
-        var state = query.state
-        state.data = state.data == data ? state.data : data
-        state.dataUpdatedAt = dataUpdatedAt
-        state.dataUpdateCount = dataUpdateCount
-        state.status = .success
-        state.error = nil
-        state.isInvalidated = true
-        query.state = state
+        let stored = query.state.data
+        let shared = stored == data ? stored! : data
+        dispatch(.restored(data: shared, updatedAt: dataUpdatedAt, updateCount: dataUpdateCount), to: query)
         if let run = query.run {
             run.revertState = query.state
             run.revertState.fetchStatus = .idle
         }
-        publish(query)
         collectWhenUnused(query, restart: false)
         // Restored data is kept like any unused query's: encoded only, not also parsed.
         query.dropParsedDataIfUnused()

@@ -85,20 +85,17 @@ extension QueryCache {
             }
             links = pages.links
         }
-        let before = query.state
-        let shared = before.data == newData ? before.data! : newData
-        query.state.succeeded(data: shared, at: updatedAt ?? now, fetched: false, pageLinks: links)
-        if let bytes = query.dataAndKeyByteCount, bytes > maxDataBytes {
-            query.state = before
+        let stored = query.state.data
+        let shared = stored == newData ? stored! : newData
+        let write = QueryAction.succeeded(data: shared, at: updatedAt ?? now, fetched: false, pageLinks: links)
+        if let bytes = dispatchWrite(write, to: query) {
             collectWhenUnused(query, restart: false)
             throw .dataTooLarge(bytes: bytes, max: maxDataBytes)
         }
-        reportDataChanged(query)
         if let run = query.run {
             run.revertState = query.state
             run.revertState.fetchStatus = .idle
         }
-        publish(query)
         collectWhenUnused(query, restart: false)
         let reply = state(of: key)!
         query.dropParsedDataIfUnused()

@@ -117,10 +117,8 @@ extension QueryCache {
             query.kind != .infinite
         else { return }
         let shared = query.state.data == data ? query.state.data! : data
-        query.state.succeeded(data: shared, at: now, fetched: false)
-        reportDataChanged(query)
+        dispatch(.succeeded(data: shared, at: now, fetched: false, pageLinks: nil), to: query, reportingData: true)
         run.revertState = query.state
         run.revertState.fetchStatus = .idle
-        publish(query)
     }
 }

@@ -102,13 +102,7 @@ public final class QueryCache {
             existing.adoptGcTime(options.gcTime)
             if !existing.hasData, let initial = options.initialData {
                 // Initial data applies whenever the query has none yet, even mid-fetch.
-                var state = existing.state
-                state.data = initial
-                state.dataUpdatedAt = options.initialDataUpdatedAt ?? now
-                state.status = .success
-                state.error = nil
-                existing.state = state
-                publish(existing)
+                dispatch(.initialData(initial, at: options.initialDataUpdatedAt ?? now), to: existing)
             }
             return existing
         }

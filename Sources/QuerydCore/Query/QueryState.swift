@@ -1,7 +1,8 @@
-// The state of one cached query, and the reducer-like transitions TanStack Query's `dispatch` performs.
+// The state of one cached query, and its reducer: TanStack Query's `query.ts` dispatch.
 //
-// Every change to a query's state goes through one of the `mutating` functions here, so the rules
-// (what a fetch start, a failed attempt, a success or an error does to each field) live in one place.
+// Every change to a query's state is a `QueryAction` reduced here (the engine applies it through
+// `QueryCache.dispatch`, which publishes the result), so the rules (what a fetch start, a failed
+// attempt, a success or an error does to each field) live in one place.
 
 public import QuerydJSON
 
@@ -122,7 +123,7 @@ public struct QueryState: Sendable, Equatable {
     }
 
     /// A fetch starts: failures reset, and a query without data shows `pending` again.
-    mutating func fetchStarted(paused: Bool, direction: PageDirection?) {
+    private mutating func fetchStarted(paused: Bool, direction: PageDirection?) {
         if extras != nil || direction != nil {
             updateExtras {
                 $0.fetchDirection = direction
@@ -138,7 +139,7 @@ public struct QueryState: Sendable, Equatable {
     }
 
     /// An attempt failed and another one will follow.
-    mutating func attemptFailed(failures: Int, reason: JSONValue) {
+    private mutating func attemptFailed(failures: Int, reason: JSONValue) {
         updateExtras {
             $0.failureCount = failures
             $0.failureReason = reason
@@ -146,8 +147,9 @@ public struct QueryState: Sendable, Equatable {
     }
 
     /// Data arrived from a fetcher (`fetched`) or from a manual write.
-    mutating func succeeded(data newData: JSONValue, at time: Int64, fetched: Bool, pageLinks links: [PageLinks]? = nil)
-    {
+    private mutating func succeeded(
+        data newData: JSONValue, at time: Int64, fetched: Bool, pageLinks links: [PageLinks]? = nil
+    ) {
         data = newData
         if let links { pageLinks = links }
         dataUpdatedAt = time
@@ -167,7 +169,7 @@ public struct QueryState: Sendable, Equatable {
     }
 
     /// The fetch ended in an error; data is kept.
-    mutating func failed(error newError: JSONValue, at time: Int64) {
+    private mutating func failed(error newError: JSONValue, at time: Int64) {
         updateExtras {
             $0.error = newError
             $0.errorUpdateCount += 1
@@ -178,5 +180,57 @@ public struct QueryState: Sendable, Equatable {
         fetchStatus = .idle
         status = .error
         isInvalidated = true
+    }
+}
+
+/// A change of one query's state: the actions of TanStack's `query.ts` dispatch.
+enum QueryAction {
+    /// A fetch starts (paused when no attempt can go out now); `direction` for a page fetch.
+    case fetchStarted(paused: Bool, direction: PageDirection?)
+    /// The running fetch is out at a fetcher (`fetching`) or waits for one or for the network (`paused`).
+    case fetchStatus(FetchStatus)
+    /// New data: fetched (the fetch ends), written, or streamed while the fetch goes on.
+    case succeeded(data: JSONValue, at: Int64, fetched: Bool, pageLinks: [PageLinks]?)
+    /// An attempt failed and the fetch will retry.
+    case attemptFailed(failures: Int, reason: JSONValue)
+    /// The fetch ended in an error.
+    case failed(error: JSONValue, at: Int64)
+    /// Initial data arrives for a query that has none.
+    case initialData(JSONValue, at: Int64)
+    /// The query is marked stale (`queries.invalidate`).
+    case invalidated
+    /// Persisted data is restored: a success, invalidated so that it revalidates.
+    case restored(data: JSONValue, updatedAt: Int64, updateCount: Int)
+    /// The state is replaced whole: a cancelled fetch's revert, a rolled-back optimistic write, a
+    /// reset.
+    case replaced(QueryState)
+}
+
+extension QueryState {
+    /// Applies `action` (`.invalidated` is applied by `Query.markInvalidated`, which skips the rest
+    /// of the state).
+    mutating func reduce(_ action: QueryAction) {
+        switch action {
+        case .fetchStarted(let paused, let direction): fetchStarted(paused: paused, direction: direction)
+        case .fetchStatus(let status): fetchStatus = status
+        case .succeeded(let data, let time, let fetched, let links):
+            succeeded(data: data, at: time, fetched: fetched, pageLinks: links)
+        case .attemptFailed(let failures, let reason): attemptFailed(failures: failures, reason: reason)
+        case .failed(let error, let time): failed(error: error, at: time)
+        case .initialData(let value, let time):
+            data = value
+            dataUpdatedAt = time
+            status = .success
+            error = nil
+        case .invalidated: isInvalidated = true
+        case .restored(let value, let time, let count):
+            data = value
+            dataUpdatedAt = time
+            dataUpdateCount = count
+            status = .success
+            error = nil
+            isInvalidated = true
+        case .replaced(let state): self = state
+        }
     }
 }

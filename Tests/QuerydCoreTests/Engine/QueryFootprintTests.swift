@@ -24,12 +24,12 @@ private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer) -> Int
         #expect(state != fresh)
         state.failureCount = 0
         #expect(state == fresh)
-        state.succeeded(data: 1, at: 5, fetched: true)
-        state.failed(error: ["code": 1], at: 6)
+        state.reduce(.succeeded(data: 1, at: 5, fetched: true, pageLinks: nil))
+        state.reduce(.failed(error: ["code": 1], at: 6))
         #expect(state.errorUpdateCount == 1 && state.errorUpdatedAt == 6 && state.failureCount == 1)
         #expect(state.failureReason == ["code": 1])
         let copy = state
-        state.fetchStarted(paused: false, direction: nil)
+        state.reduce(.fetchStarted(paused: false, direction: nil))
         #expect(state.failureCount == 0 && state.failureReason == nil)
         #expect(copy.failureCount == 1 && copy.failureReason == ["code": 1])
     }
