@@ -71,7 +71,7 @@ extension QueryCache {
         }
         queriesWaitingForFetcher[query.key] = nil
         let attempt = makeAttemptID()
-        run.attempts += 1
+        run.retryer.attemptStarted()
         run.phase = .attempting(attempt)
         run.attemptFetcher = (fetcher.id, fetcher.connection)
         run.lastAttemptCancellable = fetcher.cancellable
@@ -79,14 +79,14 @@ extension QueryCache {
         fetcher.inFlight += 1
         if query.fetchStatus != .fetching { dispatch(.fetchStatus(.fetching), to: query) }
         if let timeout = run.options.timeout ?? defaultAttemptTimeout {
-            run.attemptTimer = scheduler.schedule(
+            run.retryer.attemptTimer = scheduler.schedule(
                 after: timeout, .attemptTimeout(attempt, connection: fetcher.connection))
         }
         effects.append(
             .sendFetch(
                 FetchRequest(
                     attempt: attempt, fetcher: fetcher.id, connection: fetcher.connection, key: query.key,
-                    attemptNumber: run.attempts, meta: run.options.meta,
+                    attemptNumber: run.retryer.attempts, meta: run.options.meta,
                     page: run.pageFetch.map { ($0.param, $0.direction) })))
     }
 
@@ -105,9 +105,9 @@ extension QueryCache {
 
     /// Releases the bookkeeping of the attempt in flight.
     private func endAttempt(of run: FetchRun, notifyFetcher: Bool) {
-        if let timer = run.attemptTimer {
+        if let timer = run.retryer.attemptTimer {
             scheduler.cancel(timer)
-            run.attemptTimer = nil
+            run.retryer.attemptTimer = nil
         }
         guard case .attempting(let attempt) = run.phase, let (fetcherID, connection) = run.attemptFetcher else {
             return
@@ -141,7 +141,7 @@ extension QueryCache {
             guard let pages = plan.receive(page, links: PageLinks(answer: answer)) else {
                 // A refetch goes on with the next stored page; its retries start afresh.
                 run.pageFetch = plan
-                run.attempts = 0
+                run.retryer.restartAttempts()
                 startAttempt(query, run)
                 return
             }
@@ -165,23 +165,21 @@ extension QueryCache {
     public func attemptFailed(_ attempt: AttemptID, error: JSONValue) {
         guard let (query, run) = currentRun(for: attempt) else { return }
         endAttempt(of: run, notifyFetcher: false)
-        run.failures += 1
-        run.lastFailure = error
-        let wrapped = CacheFailure.fetchFailed(error).jsonValue
-        guard !run.retriesCancelled, run.options.retry.allowsRetry(afterFailures: run.failures) else {
+        let delay = run.retryer.attemptFailed(error)
+        guard !run.retriesCancelled, let delay else {
             fail(run, of: query, error: error)
             return
         }
-        dispatch(.attemptFailed(failures: run.failures, reason: wrapped), to: query)
-        let timer = scheduler.schedule(after: run.options.retryDelay(afterFailures: run.failures), .retry(query))
-        run.phase = .waitingToRetry(timer)
+        let wrapped = CacheFailure.fetchFailed(error).jsonValue
+        dispatch(.attemptFailed(failures: run.retryer.failures, reason: wrapped), to: query)
+        run.phase = .waitingToRetry(scheduler.schedule(after: delay, .retry(query)))
     }
 
     /// A run's retry delay is over: the next attempt starts, unless nobody wants the result any more.
     func retryDue(_ query: Query) {
         guard let run = query.run, case .waitingToRetry = run.phase else { return }
         if run.retriesCancelled {
-            fail(run, of: query, error: run.lastFailure ?? AttemptError.cancelled)
+            fail(run, of: query, error: run.retryer.lastFailure ?? AttemptError.cancelled)
         } else {
             startAttempt(query, run)
         }

@@ -1,4 +1,5 @@
-// One fetch of one query from its start to its settlement: TanStack's retryer.
+// One fetch of one query from its start to its settlement (its attempts and retries counted by a
+// `Retryer`, the one mutations use too).
 //
 // A run makes attempts, each sent to a fetcher; between attempts it waits out the retry delay, and
 // while no fetcher matches its key it is paused. Every caller and subscriber that wants the same
@@ -58,8 +59,7 @@ final class FetchRun {
 
     let options: ResolvedOptions
     var phase: Phase = .waitingForFetcher
-    var failures = 0
-    var attempts = 0
+    var retryer: Retryer
     /// Set when nobody wants the result any more but the fetcher cannot be cancelled: the attempt
     /// in flight may finish, but no further attempt starts.
     var retriesCancelled = false
@@ -67,8 +67,6 @@ final class FetchRun {
     var attemptFetcher: (id: FetcherID, connection: ConnectionID)?
     /// Whether the fetcher of the latest attempt honours cancellation.
     var lastAttemptCancellable = false
-    var attemptTimer: TimerHandle?
-    var lastFailure: JSONValue?
     var revertState: QueryState
     var waiters: [Waiter] = []
     /// For an infinite query: which pages this run fetches.
@@ -77,6 +75,7 @@ final class FetchRun {
     init(options: ResolvedOptions, revertState: QueryState) {
         self.options = options
         self.revertState = revertState
+        self.retryer = Retryer(retry: options.retry, retryDelay: options.retryDelay)
     }
 
     /// The attempt in flight, if any.

@@ -24,12 +24,9 @@ final class Mutation {
     let options: MutationOptions
     var state: MutationState
     var phase = Phase.queued
-    var failures = 0
-    var attempts = 0
-    var lastFailure: JSONValue?
+    var retryer: Retryer
     /// The mutator (and its connection) of the attempt in flight.
     var attemptMutator: (id: MutatorID, connection: ConnectionID)?
-    var attemptTimer: TimerHandle?
     /// The callers waiting for the outcome (answered with the mutator's data or a -32007 failure).
     var waiters: [WaiterToken] = []
     var gcTimer: TimerHandle?
@@ -39,6 +36,7 @@ final class Mutation {
     init(state: MutationState, options: MutationOptions) {
         self.state = state
         self.options = options
+        self.retryer = Retryer(retry: options.retry, retryDelay: options.retryDelay)
     }
 
     var id: MutationID { state.id }

@@ -9,13 +9,13 @@ extension MutationCache {
     func startAttempt(_ mutation: Mutation) {
         guard let mutator = registry.choose(for: mutation.state.key) else {
             mutation.phase = .queued
-            mutation.attempts += 1
+            mutation.retryer.attemptStarted()
             mutation.state.isPaused = false
             attemptFailed(mutation, error: AttemptError.noMutator(mutation.state.key), minimumDelay: 1)
             return
         }
         let attempt = makeAttemptID()
-        mutation.attempts += 1
+        mutation.retryer.attemptStarted()
         mutation.phase = .attempting(attempt)
         mutation.attemptMutator = (mutator.id, mutator.connection)
         attempts[attempt] = mutation
@@ -25,13 +25,13 @@ extension MutationCache {
             publish(mutation)
         }
         if let timeout = mutation.options.timeout ?? queries.defaultAttemptTimeout {
-            mutation.attemptTimer = scheduler.schedule(after: timeout, .mutationAttemptTimeout(attempt))
+            mutation.retryer.attemptTimer = scheduler.schedule(after: timeout, .mutationAttemptTimeout(attempt))
         }
         effects.append(
             .sendMutate(
                 MutateRequest(
                     attempt: attempt, mutator: mutator.id, connection: mutator.connection, key: mutation.state.key,
-                    variables: mutation.state.variables, attemptNumber: mutation.attempts)))
+                    variables: mutation.state.variables, attemptNumber: mutation.retryer.attempts)))
     }
 
     /// An attempt's timeout expired: its mutator is told, and the attempt fails.
@@ -43,9 +43,9 @@ extension MutationCache {
 
     /// Releases the bookkeeping of the attempt in flight (and tells its mutator when asked).
     func endAttempt(of mutation: Mutation, notifyMutator: Bool) {
-        if let timer = mutation.attemptTimer {
+        if let timer = mutation.retryer.attemptTimer {
             scheduler.cancel(timer)
-            mutation.attemptTimer = nil
+            mutation.retryer.attemptTimer = nil
         }
         guard let attempt = mutation.currentAttempt else { return }
         attempts[attempt] = nil
@@ -79,16 +79,13 @@ extension MutationCache {
     /// Counts a failed attempt, then waits for the retry or fails the mutation. `minimumDelay`
     /// keeps a failure that needs no answer (no mutator) from retrying in a zero-delay loop.
     func attemptFailed(_ mutation: Mutation, error: JSONValue, minimumDelay: Int64 = 0) {
-        mutation.failures += 1
-        mutation.lastFailure = error
-        guard mutation.options.retry.allowsRetry(afterFailures: mutation.failures) else {
+        guard let delay = mutation.retryer.attemptFailed(error, minimumDelay: minimumDelay) else {
             fail(mutation, error: error)
             return
         }
-        mutation.state.failureCount = mutation.failures
+        mutation.state.failureCount = mutation.retryer.failures
         mutation.state.failureReason = CacheFailure.mutationFailed(error).jsonValue
         publish(mutation)
-        let delay = max(minimumDelay, mutation.options.retryDelay(afterFailures: mutation.failures))
         mutation.phase = .waitingToRetry(scheduler.schedule(after: delay, .mutationRetry(mutation)))
     }
 

@@ -68,7 +68,7 @@ extension MutationCache {
         let failure = CacheFailure.mutationFailed(error)
         mutation.state.status = .error
         mutation.state.error = failure.jsonValue
-        mutation.state.failureCount = mutation.failures
+        mutation.state.failureCount = mutation.retryer.failures
         mutation.state.failureReason = failure.jsonValue
         mutation.state.isPaused = false
         publish(mutation)

@@ -47,13 +47,6 @@ public struct MutationOptions: Sendable, Equatable {
 
     /// The defaults: no retry, no cache work, no scope.
     public init() {}
-
-    /// The wait before the attempt that follows `failures` failed attempts.
-    func retryDelay(afterFailures failures: Int) -> Int64 {
-        if let retryDelay { return max(0, retryDelay) }
-        let exponent = min(max(0, failures - 1), 15)
-        return min(1000 << Int64(exponent), 30_000)
-    }
 }
 
 extension QueryWrite: Equatable {

@@ -189,11 +189,4 @@ public struct ResolvedOptions: Sendable, Equatable {
         case .always: return staleTime != .static
         }
     }
-
-    /// The wait before the retry that follows `failures` failed attempts (1-based).
-    func retryDelay(afterFailures failures: Int) -> Int64 {
-        if let retryDelay { return max(0, retryDelay) }
-        let exponent = min(failures - 1, 15)
-        return min(1000 << Int64(max(0, exponent)), 30_000)
-    }
 }

@@ -1,0 +1,47 @@
+// TanStack's retryer, shared by fetches and mutations: it counts attempts and failures, keeps the
+// last failure and the attempt's timeout timer, and decides after each failure whether another
+// attempt follows and after what delay.
+//
+// The delay is `retryDelay` when set, else TanStack's default min(1000 × 2^(failures − 1), 30000) ms.
+
+import QuerydJSON
+
+/// The attempt-and-retry bookkeeping of one fetch or one mutation.
+struct Retryer {
+    let retry: RetrySetting
+    let retryDelay: Int64?
+    /// Attempts started (1 for the first attempt; `fetch` and `mutate` requests carry it).
+    private(set) var attempts = 0
+    /// Attempts that failed.
+    private(set) var failures = 0
+    /// The error of the latest failed attempt.
+    private(set) var lastFailure: JSONValue?
+    /// The timeout of the attempt in flight, if it has one.
+    var attemptTimer: TimerHandle?
+
+    init(retry: RetrySetting, retryDelay: Int64?) {
+        self.retry = retry
+        self.retryDelay = retryDelay
+    }
+
+    /// Counts a new attempt.
+    mutating func attemptStarted() {
+        attempts += 1
+    }
+
+    /// Counts attempts from 1 again (an infinite refetch going on to its next page).
+    mutating func restartAttempts() {
+        attempts = 0
+    }
+
+    /// Counts a failed attempt; returns the delay before the next attempt (at least
+    /// `minimumDelay`), or nil when no attempt follows.
+    mutating func attemptFailed(_ error: JSONValue, minimumDelay: Int64 = 0) -> Int64? {
+        failures += 1
+        lastFailure = error
+        guard retry.allowsRetry(afterFailures: failures) else { return nil }
+        if let retryDelay { return max(minimumDelay, retryDelay, 0) }
+        let exponent = min(max(0, failures - 1), 15)
+        return max(minimumDelay, min(1000 << Int64(exponent), 30_000))
+    }
+}
