@@ -80,31 +80,31 @@ final class EffectLog {
     }
 }
 
-/// Collects what a waiting caller (`fetch`, `refetch`) was answered.
-final class Outcome {
-    /// The token the cache answers this caller by.
+/// Collects what one waiting caller was answered (`fetch`, `refetch`: a view; `mutation.run`: data).
+final class CallerOutcome<Success> {
+    /// The token the engine answers this caller by.
     let token: WaiterToken
     private unowned let log: EffectLog
-    private var answers: [Result<QueryResult, CacheFailure>] = []
+    private var answers: [Result<Success, CacheFailure>] = []
 
     init(token: WaiterToken, log: EffectLog) {
         self.token = token
         self.log = log
     }
 
-    func record(_ result: Result<QueryResult, CacheFailure>) { answers.append(result) }
+    func record(_ result: Result<Success, CacheFailure>) { answers.append(result) }
 
     /// Every answer so far.
-    var results: [Result<QueryResult, CacheFailure>] {
+    var results: [Result<Success, CacheFailure>] {
         log.take()
         return answers
     }
 
-    /// The view the caller got, when it got exactly one successful answer.
-    var value: QueryResult? {
+    /// The answer, when the caller got exactly one successful answer.
+    var success: Success? {
         let results = results
-        guard results.count == 1, case .success(let view) = results[0] else { return nil }
-        return view
+        guard results.count == 1, case .success(let value) = results[0] else { return nil }
+        return value
     }
 
     /// The failure the caller got, when it got exactly one failed answer.
@@ -113,6 +113,14 @@ final class Outcome {
         guard results.count == 1, case .failure(let failure) = results[0] else { return nil }
         return failure
     }
+}
+
+/// A `fetch` / `refetch` caller.
+typealias Outcome = CallerOutcome<QueryResult>
+
+extension CallerOutcome where Success == QueryResult {
+    /// The view the caller got, when it got exactly one successful answer.
+    var value: QueryResult? { success }
 }
 
 /// A key from its elements.

@@ -14,38 +14,11 @@ enum MutationEffect {
 }
 
 /// What the caller of one `mutation.run` was answered.
-final class MutationOutcome {
-    /// The token the mutation cache answers this caller by.
-    let token: WaiterToken
-    private unowned let log: EffectLog
-    private var answers: [Result<JSONValue, CacheFailure>] = []
+typealias MutationOutcome = CallerOutcome<JSONValue>
 
-    init(token: WaiterToken, log: EffectLog) {
-        self.token = token
-        self.log = log
-    }
-
-    func record(_ result: Result<JSONValue, CacheFailure>) { answers.append(result) }
-
-    /// Every answer so far.
-    var results: [Result<JSONValue, CacheFailure>] {
-        log.take()
-        return answers
-    }
-
+extension CallerOutcome where Success == JSONValue {
     /// The data, when the caller got exactly one successful answer.
-    var data: JSONValue? {
-        let results = results
-        guard results.count == 1, case .success(let data) = results[0] else { return nil }
-        return data
-    }
-
-    /// The failure, when the caller got exactly one failed answer.
-    var failure: CacheFailure? {
-        let results = results
-        guard results.count == 1, case .failure(let failure) = results[0] else { return nil }
-        return failure
-    }
+    var data: JSONValue? { success }
 }
 
 /// A query cache and a mutation cache on one manual clock.
