@@ -43,6 +43,7 @@ struct MethodTable {
         "query.subscribe": .subscription(1), "query.unsubscribe": .subscription(-1),
         "fetcher.register": .registration(1), "fetcher.unregister": .registration(-1),
         "mutator.register": .registration(1), "mutator.unregister": .registration(-1),
+        "cache.watch": .subscription(1), "cache.unwatch": .subscription(-1),
     ]
 
     private var entries: [String: MethodEntry] = [:]
@@ -53,7 +54,7 @@ struct MethodTable {
         let all: [(String, MethodGate?, MethodHandler)] =
             ServerMethods.all + FetcherMethods.all + QueryMethods.all + QueriesMethods.all + ClientMethods.all
             + ClockMethods.all
-            + TestMethods.all + MutationMethods.all + NetworkMethods.all
+            + TestMethods.all + MutationMethods.all + NetworkMethods.all + WatchMethods.all
         for (name, gate, handler) in all {
             switch gate {
             case .manualClock?: if !configuration.manualClock { continue }

@@ -20,6 +20,8 @@ public final class Server {
     }
     /// The requests waiting for an engine answer.
     var waitingCallers = WaitingCallers()
+    /// Every `cache.watch`.
+    var cacheWatchers = CacheWatchers()
     /// The test clock, when `configuration.manualClock` is on.
     public let manualClock: ManualClock?
     let logger: Logger
@@ -84,6 +86,8 @@ public final class Server {
         cache.connectionClosed(session.connection)
         mutations.connectionClosed(session.connection)
         applyEffects()
+        cacheWatchers.removeAll(of: session.connection)
+        updateCacheEventReporting()
     }
 
     func markDirty(_ session: Session) {
@@ -95,6 +99,7 @@ public final class Server {
     /// Writes every session's queued output; call once per loop iteration, before it sleeps.
     public func flush() {
         applyEffects()
+        writeWatchEvents()
         let waiting = held
         held = []
         for session in waiting { markDirty(session) }

@@ -31,6 +31,8 @@ public enum EngineEffect {
     case dataChanged(Query)
     /// The query with this key left the cache (reported only while `reportsDataChanges`).
     case queryRemoved(QueryKey)
+    /// Something happened that cache watchers see (reported only while `reportsCacheEvents`).
+    case cacheEvent(CacheEvent)
 }
 
 /// One attempt for the server to send to a fetcher.

@@ -12,6 +12,7 @@ extension QueryCache {
             query.state.reduce(action)
         }
         if reportingData { reportDataChanged(query) }
+        report(.queryChanged(query))
         publish(query)
     }
 
@@ -26,6 +27,7 @@ extension QueryCache {
             return bytes
         }
         reportDataChanged(query)
+        report(.queryChanged(query))
         publish(query)
         return nil
     }

@@ -16,6 +16,7 @@ extension QueryCache {
             id: id, connection: connection, prefix: prefix, exact: exact, cancellable: cancellable,
             defaults: defaults)
         registry.add(fetcher)
+        report(.registered(fetcher.registration))
         if startWaiting { startFetches(waitingFor: id) }
         return id
     }
@@ -37,11 +38,12 @@ extension QueryCache {
             throw .unknownID("fetcher", id.rawValue)
         }
         _ = registry.remove(id)
+        report(.unregistered(fetcher.registration))
     }
 
     /// Forgets everything that belonged to a closed connection.
     public func connectionClosed(_ connection: ConnectionID) {
-        registry.removeAll(of: connection)
+        for fetcher in registry.removeAll(of: connection) { report(.unregistered(fetcher.registration)) }
         let lost = attempts.filter { _, query in query.run?.attemptFetcher?.connection == connection }
             .map(\.key).sorted { $0.rawValue < $1.rawValue }
         for attempt in lost {

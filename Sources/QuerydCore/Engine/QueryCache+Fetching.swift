@@ -46,6 +46,7 @@ extension QueryCache {
             }
         }
         query.run = run
+        report(.fetchStarted(query.key))
         cancelCollection(query)
         let fetcher = offline ? nil : registry.choose(for: query.key)
         // A page call on a query without data loads its first page, still shown as that page fetch.
@@ -197,6 +198,7 @@ extension QueryCache {
 
     /// Answers every waiter of a finished run: with its view of the query, or with `failure`.
     private func settle(_ run: FetchRun, of query: Query, failure: CacheFailure? = nil) {
+        report(.fetchSettled(query.key, succeeded: failure == nil && query.state.status == .success))
         let waiters = run.waiters
         run.waiters = []
         for waiter in waiters {

@@ -143,9 +143,7 @@ extension QueryCache {
 
     /// A listed query's state, with its count of subscriptions.
     private func listed(_ query: Query) -> QueryResult {
-        var view = state(of: query.key)!
-        view.observers = query.subscriptions.count
-        return view
+        listedState(of: query)
     }
 }
 

@@ -18,6 +18,8 @@ public final class QueryCache {
     /// Whether `dataChanged` and `queryRemoved` effects are reported (persistence writes behind
     /// when on); off, they cost nothing.
     public var reportsDataChanges = false
+    /// Whether `cacheEvent` effects are reported (while someone watches the whole cache).
+    public var reportsCacheEvents = false
     /// The mutation cache writing to this cache, which handles its own timers' events.
     weak var mutationCache: MutationCache?
 
@@ -109,6 +111,7 @@ public final class QueryCache {
         let query = Query(key: key.compacted, options: share(options), now: now)
         query.continueVersion(after: retiredVersion)
         queries.insert(query)
+        report(.queryAdded(query))
         return query
     }
 
@@ -119,6 +122,7 @@ public final class QueryCache {
         retiredVersion = max(retiredVersion, query.version)
         sharedViews.forget(query)
         if reportsDataChanges { effects.append(.queryRemoved(query.key)) }
+        report(.queryRemoved(query.key))
         queriesWaitingForFetcher[query.key] = nil
         queriesWaitingForNetwork[query.key] = nil
         cancelCollection(query)

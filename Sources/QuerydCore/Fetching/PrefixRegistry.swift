@@ -38,9 +38,12 @@ struct PrefixRegistry<Member: PrefixServer> {
 
     func member(_ id: Member.ID) -> Member? { members.first { $0.id == id } }
 
-    /// Removes every registration of `connection`.
-    mutating func removeAll(of connection: ConnectionID) {
-        members.removeAll { $0.connection == connection }
+    /// Removes every registration of `connection`, and returns them.
+    @discardableResult
+    mutating func removeAll(of connection: ConnectionID) -> [Member] {
+        let removed = members.filter { $0.connection == connection }
+        if !removed.isEmpty { members.removeAll { $0.connection == connection } }
+        return removed
     }
 
     /// The registration that should serve `key`, or nil when none matches.

@@ -10,7 +10,9 @@ extension MutationCache {
     /// Registers `connection` as the mutator for mutation keys under `prefix`.
     public func registerMutator(connection: ConnectionID, prefix: [JSONValue], exact: Bool) -> MutatorID {
         let id = makeMutatorID()
-        registry.add(Mutator(id: id, connection: connection, prefix: prefix, exact: exact))
+        let mutator = Mutator(id: id, connection: connection, prefix: prefix, exact: exact)
+        registry.add(mutator)
+        queries.report(.registered(mutator.registration))
         return id
     }
 
@@ -20,12 +22,13 @@ extension MutationCache {
             throw .unknownID("mutator", id.rawValue)
         }
         _ = registry.remove(id)
+        queries.report(.unregistered(mutator.registration))
     }
 
     /// Forgets everything of a closed connection: its mutators (their attempts in flight fail with
     /// "Mutator disconnected") and its mutation subscriptions.
     public func connectionClosed(_ connection: ConnectionID) {
-        registry.removeAll(of: connection)
+        for mutator in registry.removeAll(of: connection) { queries.report(.unregistered(mutator.registration)) }
         let lost = attempts.filter { _, mutation in mutation.attemptMutator?.connection == connection }
             .map(\.key).sorted { $0.rawValue < $1.rawValue }
         for attempt in lost {

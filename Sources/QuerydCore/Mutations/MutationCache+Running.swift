@@ -37,6 +37,7 @@ extension MutationCache {
         let startsNow = canStart(mutation)
         mutation.state.isPaused = !startsNow
         publish(mutation)
+        queries.report(.mutationStarted(mutation.state))
         if startsNow { startAttempt(mutation) }
         return mutation.id
     }
@@ -78,6 +79,7 @@ extension MutationCache {
     /// Answers the callers, arms garbage collection, and lets the next mutations start.
     private func finish(_ mutation: Mutation, _ outcome: Result<JSONValue, CacheFailure>) {
         unsettled.removeAll { $0 === mutation }
+        queries.report(.mutationSettled(mutation.state))
         let waiters = mutation.waiters
         mutation.waiters = []
         for waiter in waiters { effects.append(.answerMutation(waiter, outcome)) }

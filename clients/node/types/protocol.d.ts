@@ -227,6 +227,17 @@ export type QueryStateWithObservers = QueryState & {
   observers: number;
 };
 
+/** A fetcher or mutator registration as cache.watch shows it. */
+export type Registration = {
+  /** Fetchers only. */
+  cancellable?: boolean;
+  connection: number;
+  exact: boolean;
+  id: number;
+  inFlight: number;
+  prefix: KeyPrefix;
+};
+
 /** A JSON-RPC request id: a string or a number (protocol 2 refuses null). */
 export type RequestId = string | number;
 
@@ -602,6 +613,32 @@ export interface Methods {
     };
     result: Array<MutationState>;
   };
+  /** Watch the whole cache: a snapshot, then coalesced cache.changed events. */
+  "cache.watch": {
+    params: {
+      /** Which queries to see: only key and exact (another filter member is -32602). Registrations and mutations are always seen. */
+      filter?: QueryFilter;
+      /** Whether query states carry their data (default false: states without data, with dataVersion). */
+      data?: boolean;
+      /** Whether the result lists the matched queries (default true; false for a large cache, paged with queries.list instead). */
+      snapshot?: boolean;
+    };
+    result: {
+      fetchers: Array<Registration>;
+      mutations: Array<MutationState>;
+      mutators: Array<Registration>;
+      queries?: Array<QueryStateWithObservers>;
+      watch: number;
+    };
+  };
+  /** End a cache watch. */
+  "cache.unwatch": {
+    params: {
+      /** A watch id returned by cache.watch on this connection. */
+      watch: number;
+    };
+    result: Record<string, never>;
+  };
   /** Set the daemon-wide network state. */
   "network.setOnline": {
     params: {
@@ -759,6 +796,22 @@ export interface ServerToClient {
       subscription: SubscriptionId;
       /** The mutation's new state. */
       mutation: MutationState;
+    };
+    result: void;
+  };
+  /** What happened in a watched cache (notification). */
+  "cache.changed": {
+    params: {
+      /** The watch. */
+      watch: number;
+      /** The events, each an object with a type. */
+      events: Array<{
+        key?: QueryKey;
+        mutation?: MutationState;
+        state?: QueryStateWithObservers;
+        succeeded?: boolean;
+        type: "query.added" | "query.changed" | "query.removed" | "fetch.started" | "fetch.settled" | "fetcher.registered" | "fetcher.unregistered" | "mutator.registered" | "mutator.unregistered" | "mutation.started" | "mutation.settled";
+      }>;
     };
     result: void;
   };
