@@ -150,6 +150,39 @@ struct ShellCommandTests {
                     dataUpdateCount: 1))
         }
     }
+
+    @Test("watch --all prints the cache.watch snapshot, then one line per event")
+    func watchAllPrintsEvents() throws {
+        try withDaemon(["--manual-clock"]) { daemon, client in
+            _ = try client.result("query.set", ["key": ["before"], "data": 1])
+            let watch = try ShellCommand.start(["watch", "--all", "--data", "--count", "2"], daemon)
+            // The watch starts at some point: write until it has printed its two lines.
+            var value = 0
+            while watch.wait(seconds: 0.1) == nil, value < 50 {
+                value += 1
+                _ = try client.result("query.set", ["key": ["w"], "data": .number(JSONNumber(value))])
+            }
+            #expect(watch.wait(seconds: 5) == .exited(0), "\(watch.stderr)")
+            let lines = watch.stdout.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+            #expect(lines.count == 2, "\(watch.stdout)")
+            guard lines.count == 2 else { return }
+            #expect(lines[0].member("watch") != nil)
+            #expect(lines[0].member("queries")?.asArray?.first?.member("key") == ["before"])
+            #expect(["query.added", "query.changed"].contains(lines[1].member("type")?.asString ?? ""))
+            #expect(lines[1].member("state")?.member("key") == ["w"])
+            #expect(lines[1].member("state")?.member("data") != nil, "--data shows the data")
+        }
+    }
+
+    @Test("watch refuses both a KEY and --all, and neither")
+    func watchNeedsOneOfKeyOrAll() throws {
+        try withDaemon([]) { daemon, _ in
+            let both = try ShellCommand.start(["watch", #"["w"]"#, "--all"], daemon)
+            #expect(both.wait(seconds: 5) == .exited(64), "\(both.stderr)")
+            let neither = try ShellCommand.start(["watch"], daemon)
+            #expect(neither.wait(seconds: 5) == .exited(64), "\(neither.stderr)")
+        }
+    }
 }
 
 /// One run of the `queryd` binary with stdout and stderr captured in separate files.

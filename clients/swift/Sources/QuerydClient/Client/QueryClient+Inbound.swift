@@ -79,6 +79,8 @@ extension QueryClient {
             } else {
                 notify("mutator.unregister", ["mutator": .number(JSONNumber(serverID))])
             }
+        case .watch(let local):
+            bindWatch(local, result: result)
         case .subscription(let local, let freshStart):
             guard let serverID = result["subscription"]?.intValue else { return }
             guard subscriptions[local] != nil else {
@@ -99,6 +101,8 @@ extension QueryClient {
                 let local = subscriptionByServerID[serverID]
             else { return }
             receivePush(params, for: local)
+        case "cache.changed":
+            if let params { receiveWatchEvents(params) }
         case "$/cancelRequest":
             guard let id = params?["id"]?.intValue else { return }
             serving.removeValue(forKey: id)?.cancel()

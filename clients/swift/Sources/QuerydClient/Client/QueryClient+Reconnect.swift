@@ -41,6 +41,7 @@ extension QueryClient {
             }
         }
         for entry in subscriptions.values { entry.continuation.yield(.connectionLost(loss)) }
+        watchesLost(loss)
         emit(.disconnected(loss))
         guard willReconnect, reconnectTask == nil else { return }
         reconnectTask = Task { await self.reconnectLoop() }
@@ -89,6 +90,9 @@ extension QueryClient {
             let params = QueryClient.subscribeParams(key: entry.key, options: entry.options)
             let binding = Binding.subscription(local: local, freshStart: freshStart)
             guard await restore("query.subscribe", params, binding) else { return false }
+        }
+        for (local, entry) in watches.sorted(by: { $0.key < $1.key }) {
+            guard await restore("cache.watch", entry.params, .watch(local: local)) else { return false }
         }
         return connection != nil
     }

@@ -42,6 +42,8 @@ public actor QueryClient {
     var mutatorByServerID: [Int: Int] = [:]
     var subscriptions: [Int: SubscriptionEntry] = [:]
     var subscriptionByServerID: [Int: Int] = [:]
+    var watches: [Int: WatchEntry] = [:]
+    var watchByServerID: [Int: Int] = [:]
     /// Handler tasks answering the daemon's requests, by the daemon's request id.
     var serving: [Int: Task<Void, Never>] = [:]
     var eventListeners: [Int: AsyncStream<ConnectionEvent>.Continuation] = [:]
@@ -129,6 +131,7 @@ public actor QueryClient {
         for entry in subscriptions.values { entry.continuation.finish() }
         subscriptions.removeAll()
         subscriptionByServerID.removeAll()
+        finishWatches()
         for listener in eventListeners.values { listener.finish() }
         eventListeners.removeAll()
     }
@@ -243,6 +246,7 @@ enum Binding {
     case mutator(local: Int)
     /// `freshStart`: the state starts over (a re-subscribe to a daemon with another cache epoch).
     case subscription(local: Int, freshStart: Bool)
+    case watch(local: Int)
 }
 
 struct FetcherEntry {
