@@ -1,6 +1,7 @@
 """The devtools page in headless Chromium: queries appear with TanStack Devtools' state colours, the page's
 invalidate button makes the registered fetcher fetch, and the set-data dialog writes the cache."""
 
+import asyncio
 import json
 import threading
 import time
@@ -9,6 +10,13 @@ from conftest import ARTIFACTS
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+from queryd_client import HandlerError
+
+# TanStack Devtools' colours, as the page's badges show them (computed style).
+COLOURS = {
+    "fresh": "rgb(18, 183, 106)", "fetching": "rgb(46, 144, 250)", "paused": "rgb(122, 90, 248)",
+    "stale": "rgb(247, 144, 9)", "inactive": "rgb(102, 112, 133)", "error": "rgb(240, 68, 56)",
+}
 
 
 def row(browser, key):
@@ -56,14 +64,14 @@ def test_a_query_set_over_the_socket_appears_within_a_second_with_its_colour(bro
     assert time.monotonic() - started < 1.0
     # No subscription: TanStack Devtools calls it inactive (grey).
     assert "state-inactive" in shown["classes"]
-    assert shown["badge"] == "rgb(102, 112, 133)"
+    assert shown["badge"] == COLOURS["inactive"]
 
     # Observed with a long staleTime (the manual clock stands still): fresh, green.
     subscription = client.subscribe(["greeting"], stale_time=60_000)
     assert subscription.next(5).data == "hello"
     fresh = wait_for(lambda: (lambda shown: "state-fresh" in shown["classes"] and shown)(row(browser, ["greeting"])),
                      1.0, "fresh")
-    assert fresh["badge"] == "rgb(18, 183, 106)"
+    assert fresh["badge"] == COLOURS["fresh"]
     assert fresh["cells"][:3] == ["fresh", '["greeting"]', "1"]  # state, key, observers
     subscription.close()
     wait_for(lambda: "state-inactive" in row(browser, ["greeting"])["classes"], 1.0, "inactive again")
@@ -101,9 +109,77 @@ def test_invalidate_on_the_page_makes_the_registered_fetcher_fetch(browser, devt
              "the timeline shows the refetch")
     time.sleep(0.5)
     assert fetched == [["todos"], ["todos"]]  # one click, one fetch
-    ARTIFACTS.mkdir(exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / "devtools.png"))
     subscription.close()
+
+
+def test_each_state_has_its_colour_and_the_screenshot_shows_them(browser, devtools, client):
+    async def never_answers(key):
+        await asyncio.sleep(3600)
+
+    def fails(key):
+        raise HandlerError("upstream said 503", code=503, data={"retryAfter": 30})
+
+    client.register_fetcher(["reports"], fails)
+    client.register_fetcher(["feed"], never_answers)
+    client.register_fetcher(["offline"], lambda key: "never fetched")
+    client.query.set(["profile", {"id": 7}], {"name": "Ada Lovelace", "languages": ["en", "fr"], "admin": True})
+    subscriptions = [
+        client.subscribe(["profile", {"id": 7}], stale_time=60_000),
+        client.subscribe(["reports", "weekly"], retry=0),
+        client.subscribe(["feed"]),
+    ]
+    client.query.set(["archive", 2024], ["file taxes"])
+    subscriptions.append(client.subscribe(["archive", 2024], stale_time=60_000))
+    for subscription in subscriptions:
+        subscription.next(5)  # subscribed (the first state is the current one)
+    client.queries.invalidate(key=["archive", 2024], exact=True, refetch_type="none")
+    expected = {
+        '["profile",{"id":7}]': "fresh", '["reports","weekly"]': "error", '["feed"]': "fetching",
+        '["archive",2024]': "stale", '["greeting"]': "inactive",
+    }
+    try:
+        open_page(browser, devtools)
+
+        seen = {}
+
+        def all_shown():
+            seen.update({key: row(browser, json.loads(key)) for key in expected})
+            return all(seen[key] and seen[key]["cells"][0] == state for key, state in expected.items())
+
+        try:
+            wait_for(all_shown, 2.0, "every state")
+        except AssertionError:
+            raise AssertionError({key: shown and shown["cells"][0] for key, shown in seen.items()})
+        rows = seen
+        # Offline (daemon-wide), a new query's fetch waits: paused.
+        client.set_online(False)
+        subscriptions.append(client.subscribe(["offline"]))
+        subscriptions[-1].next(5)
+        wait_for(lambda: (row(browser, ["offline"]) or {}).get("cells", [None])[0] == "paused", 1.0, "paused")
+        rows['["offline"]'] = row(browser, ["offline"])
+        expected['["offline"]'] = "paused"
+        for key, state in expected.items():
+            assert f"state-{state}" in rows[key]["classes"] and rows[key]["badge"] == COLOURS[state], key
+        chips = browser.execute_script(
+            "return [...document.querySelectorAll('#state-counts .chip')].map((chip) => chip.textContent)")
+        assert all(any(chip.startswith(state + " ") for chip in chips) for state in COLOURS)
+
+        # The tree view: keys by their elements.
+        click(browser, "#show-tree")
+        tree = browser.execute_script("return document.getElementById('tree').innerText")
+        assert "profile" in tree and '{"id":7}' in tree and "weekly" in tree
+        click(browser, "#show-list")
+
+        click(browser, "#list tr.query[data-key='[\"profile\",{\"id\":7}]']")
+        wait_for(lambda: "Ada Lovelace" in browser.execute_script(
+            "return document.querySelector('#details .data')?.innerText || ''"), 1.0, "the profile's data")
+        time.sleep(1.5)  # a few graph samples
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "devtools.png"))
+    finally:
+        client.set_online(True)
+        for subscription in subscriptions:
+            subscription.close()
 
 
 def test_set_data_asks_for_confirmation_and_writes_the_cache(browser, devtools, client):

@@ -21,7 +21,9 @@ export class Graphs {
       const caption = document.createElement("figcaption");
       figure.append(canvas, caption);
       container.append(figure);
-      return { ...series, canvas, caption, points: [], pending: 0, since: null };
+      const drawn = { ...series, canvas, caption, points: [], pending: 0, since: null };
+      draw(drawn);
+      return drawn;
     });
   }
 
