@@ -39,5 +39,6 @@ let package = Package(
             name: "queryd-devtools",
             dependencies: ["QuerydDevtools", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
+        .testTarget(name: "QuerydDevtoolsTests", dependencies: ["QuerydDevtools"], swiftSettings: strict),
     ]
 )

@@ -203,3 +203,26 @@ def test_set_data_asks_for_confirmation_and_writes_the_cache(browser, devtools, 
     WebDriverWait(browser, 2).until(lambda b: b.switch_to.alert).dismiss()
     time.sleep(0.3)
     assert client.query.get(["settings"]) == {"theme": "dark"}
+
+
+def test_the_list_filters_by_key_and_state_and_sorts_by_column(browser, devtools, client):
+    for index in range(3):
+        client.query.set(["sorting", index], index)
+    subscription = client.subscribe(["sorting", 1], stale_time=60_000)
+    subscription.next(5)
+    open_page(browser, devtools)
+    wait_for(lambda: row(browser, ["sorting", 2]), 1.0, "the rows")
+
+    def keys():
+        return browser.execute_script("return [...document.querySelectorAll('#list tr.query')].map((r) => r.dataset.key)")
+
+    browser.find_element(By.ID, "filter").send_keys("sorting")
+    assert keys() == ['["sorting",0]', '["sorting",1]', '["sorting",2]']
+    click(browser, "#list th[data-sort='key']")  # sorted by key already: now descending
+    assert keys() == ['["sorting",2]', '["sorting",1]', '["sorting",0]']
+    click(browser, "#list th[data-sort='observers']")
+    assert keys()[-1] == '["sorting",1]'  # the one observed, last when ascending
+    browser.execute_script("const s = document.getElementById('state-filter'); s.value = 'fresh'; s.onchange()")
+    assert keys() == ['["sorting",1]']
+    browser.execute_script("const s = document.getElementById('state-filter'); s.value = ''; s.onchange()")
+    subscription.close()
