@@ -123,6 +123,7 @@ def test_each_state_has_its_colour_and_the_screenshot_shows_them(browser, devtoo
     client.register_fetcher(["feed"], never_answers)
     client.register_fetcher(["offline"], lambda key: "never fetched")
     client.query.set(["profile", {"id": 7}], {"name": "Ada Lovelace", "languages": ["en", "fr"], "admin": True})
+    client.query.set(["locale"], "en-GB")
     subscriptions = [
         client.subscribe(["profile", {"id": 7}], stale_time=60_000),
         client.subscribe(["reports", "weekly"], retry=0),
@@ -135,7 +136,7 @@ def test_each_state_has_its_colour_and_the_screenshot_shows_them(browser, devtoo
     client.queries.invalidate(key=["archive", 2024], exact=True, refetch_type="none")
     expected = {
         '["profile",{"id":7}]': "fresh", '["reports","weekly"]': "error", '["feed"]': "fetching",
-        '["archive",2024]': "stale", '["greeting"]': "inactive",
+        '["archive",2024]': "stale", '["locale"]': "inactive",
     }
     try:
         open_page(browser, devtools)
@@ -173,7 +174,9 @@ def test_each_state_has_its_colour_and_the_screenshot_shows_them(browser, devtoo
         click(browser, "#list tr.query[data-key='[\"profile\",{\"id\":7}]']")
         wait_for(lambda: "Ada Lovelace" in browser.execute_script(
             "return document.querySelector('#details .data')?.innerText || ''"), 1.0, "the profile's data")
-        time.sleep(1.5)  # a few graph samples
+        for tick in range(12):  # some traffic for the graphs
+            client.query.set(["ticker"], tick)
+            time.sleep(0.25)
         ARTIFACTS.mkdir(exist_ok=True)
         browser.save_screenshot(str(ARTIFACTS / "devtools.png"))
     finally:

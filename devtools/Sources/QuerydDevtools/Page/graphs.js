@@ -56,7 +56,7 @@ function draw({ canvas, caption, points, name }) {
   context.strokeRect(0.5, 0.5, width - 1, height - 1);
   context.beginPath();
   points.forEach((point, index) => {
-    const x = (index / (SAMPLES - 1)) * (width - 2) + 1;
+    const x = width - 1 - ((points.length - 1 - index) / (SAMPLES - 1)) * (width - 2);  // newest at the right
     const y = height - 2 - (point / top) * (height - 6);
     if (index === 0) context.moveTo(x, y);
     else context.lineTo(x, y);
