@@ -36,8 +36,13 @@ public actor DaemonLink {
         let line = ByteBuffer(string: message.text + "\n")
         return try await withCheckedThrowingContinuation { continuation in
             pending[id] = continuation
-            channel.writeAndFlush(line, promise: nil)
+            // A connection that ended while this caller waited for it to open fails the write, not the reply.
+            channel.writeAndFlush(line).whenFailure { _ in Task { await self.abandon(id) } }
         }
+    }
+
+    private func abandon(_ id: Int64) {
+        pending.removeValue(forKey: id)?.resume(throwing: DaemonLinkError.connectionLost)
     }
 
     /// The open connection, opened (and greeted with `server.hello`) when there is none.
