@@ -24,6 +24,9 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
         self.init(host: host, port: port)
     }
 
+    /// Whether the host is this machine's loopback (the default), by number or as `localhost`.
+    public var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+
     /// The host as it appears in a URL (IPv6 in brackets).
     public var urlHost: String { host.contains(":") ? "[\(host)]" : host }
 

@@ -10,7 +10,7 @@ public struct OriginPolicy: Sendable {
     /// The policy for a server listening on `address` (for a loopback address, by name as well as by number).
     public init(address: ListenAddress) {
         var hosts = [address.urlHost.lowercased()]
-        if ["127.0.0.1", "::1", "localhost"].contains(address.host) {
+        if address.isLoopback {
             hosts += ["127.0.0.1", "[::1]", "localhost"]
         }
         self.hosts = Set(hosts)

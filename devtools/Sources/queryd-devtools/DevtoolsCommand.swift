@@ -26,11 +26,16 @@ struct DevtoolsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let address = ListenAddress(listen)!
+        if !address.isLoopback {
+            let warning = "queryd devtools: warning: \(address) is reachable from other machines; HTTP is unencrypted\n"
+            FileHandle.standardError.write(Data(warning.utf8))
+        }
         let link = DaemonLink(
             socketPath: SocketPath.resolve(explicit: socket, environment: ProcessInfo.processInfo.environment))
         let hub = PageHub()
         let server = DevtoolsServer(
-            address: ListenAddress(listen)!, token: AccessToken(), link: link, hub: hub, files: try PageFiles.bundled())
+            address: address, token: AccessToken(), link: link, hub: hub, files: try PageFiles.bundled())
         let poller = Task { await Poller(link: link, hub: hub, interval: .milliseconds(intervalMs)).run() }
         defer { poller.cancel() }
         try await server.run { url in

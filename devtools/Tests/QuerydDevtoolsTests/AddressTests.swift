@@ -11,6 +11,8 @@ import Testing
         for bad in ["127.0.0.1", ":80", "host:", "host:70000", "host:-1", "host:http"] {
             #expect(ListenAddress(bad) == nil, "\(bad)")
         }
+        #expect(ListenAddress.standard.isLoopback && ListenAddress("[::1]:1")!.isLoopback)
+        #expect(ListenAddress("localhost:1")!.isLoopback && !ListenAddress("0.0.0.0:1")!.isLoopback)
     }
 
     @Test func acceptsOnlyThePagesOwnOrigin() {
