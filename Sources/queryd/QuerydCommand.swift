@@ -10,6 +10,7 @@ struct QuerydCommand: AsyncParsableCommand {
         abstract: "TanStack Query's cache as a daemon, shared over a Unix socket (JSON-RPC 2.0, one message per line).",
         subcommands: [
             ServeCommand.self, OpenRPCCommand.self, CallCommand.self, WatchCommand.self, FetcherCommand.self,
+            DevtoolsCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 }

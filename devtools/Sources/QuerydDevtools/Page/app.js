@@ -1,0 +1,123 @@
+// The page's entry: keeps the cache as the server last described it, and redraws the counters, graphs, list or
+// tree and the selected query's details when it changes.
+
+import { Link } from "/link.js";
+import { STATES, keyText, stateOf } from "/status.js";
+import { renderList } from "/list.js";
+import { renderTree } from "/tree.js";
+import { renderDetails } from "/details.js";
+import { Timeline } from "/timeline.js";
+import { Graphs } from "/graphs.js";
+
+const token = new URLSearchParams(location.search).get("token") || "";
+const view = { queries: new Map(), stats: null, selected: null, sort: { by: "key", up: true }, mode: "list" };
+const timeline = new Timeline();
+const graphs = new Graphs(document.getElementById("graphs"));
+const link = new Link(token, receive, (status) => {
+  const element = document.getElementById("connection");
+  element.textContent = status;
+  element.className = `connection ${status === "connected" ? "up" : "down"}`;
+});
+
+function receive(message) {
+  const now = Date.now();
+  if (message.type === "disconnected") {
+    document.getElementById("connection").textContent = `daemon unreachable: ${message.reason}`;
+    document.getElementById("connection").className = "connection down";
+    return;
+  }
+  let changes = 0;
+  if (message.type === "snapshot") {
+    view.queries.clear();
+    for (const query of message.queries) view.queries.set(keyText(query.key), query);
+    for (const query of message.queries) timeline.record(query, now);
+  } else if (message.type === "update") {
+    for (const query of message.upsert) {
+      const before = view.queries.get(keyText(query.key));
+      changes += before ? Math.max(0, query.version - before.version) : query.version;
+      view.queries.set(keyText(query.key), query);
+      timeline.record(query, now);
+    }
+    for (const key of message.remove) {
+      view.queries.delete(keyText(key));
+      timeline.removed(key, now);
+    }
+  }
+  document.getElementById("connection").textContent = "connected";
+  document.getElementById("connection").className = "connection up";
+  view.stats = message.stats;
+  graphs.add(now, message.stats, changes, message.type === "snapshot");
+  renderCounters(view.stats);
+  // Rows are redrawn only when a query changed, so they stay put (and clickable) between changes.
+  if (message.type === "snapshot" || message.upsert.length || message.remove.length) render();
+}
+
+function render() {
+  renderStateFilter();
+  const shown = visibleQueries();
+  if (view.mode === "list") renderList(document.getElementById("list"), shown, view, select);
+  else renderTree(document.getElementById("tree"), shown, view, select);
+  renderDetails(document.getElementById("details"), view.queries.get(view.selected), timeline, link);
+}
+
+function visibleQueries() {
+  const text = document.getElementById("filter").value.trim().toLowerCase();
+  const state = document.getElementById("state-filter").value;
+  return [...view.queries.values()].filter(
+    (query) => (!text || keyText(query.key).toLowerCase().includes(text)) && (!state || stateOf(query) === state));
+}
+
+function select(key) {
+  view.selected = key;
+  render();
+}
+
+function renderCounters(stats) {
+  if (!stats) return;
+  const counters = [
+    ["queries", stats.queries], ["connections", stats.connections], ["subscriptions", stats.subscriptions],
+    ["fetchers", stats.fetchers], ["in-flight fetches", stats.inFlightFetches],
+    ["waiting requests", stats.pendingRequests], ["memory", `${((stats.memory?.rssBytes || 0) / 1048576).toFixed(1)} MiB`],
+  ];
+  document.getElementById("counters").replaceChildren(...counters.flatMap(([name, value]) => {
+    const term = document.createElement("dt");
+    term.textContent = name;
+    const definition = document.createElement("dd");
+    definition.textContent = value ?? "–";
+    definition.id = `counter-${name.replaceAll(" ", "-")}`;
+    return [term, definition];
+  }));
+}
+
+function renderStateFilter() {
+  const counts = Object.fromEntries(STATES.map((state) => [state, 0]));
+  for (const query of view.queries.values()) counts[stateOf(query)] += 1;
+  document.getElementById("state-counts").replaceChildren(...STATES.map((state) => {
+    const chip = document.createElement("span");
+    chip.className = `chip state-${state}`;
+    chip.textContent = `${state} ${counts[state]}`;
+    return chip;
+  }));
+}
+
+const stateFilter = document.getElementById("state-filter");
+for (const state of STATES) stateFilter.add(new Option(state, state));
+stateFilter.onchange = render;
+document.getElementById("filter").oninput = render;
+for (const header of document.querySelectorAll("#list th[data-sort]")) {
+  header.onclick = () => {
+    const by = header.dataset.sort;
+    view.sort = { by, up: view.sort.by === by ? !view.sort.up : true };
+    render();
+  };
+}
+for (const [button, mode] of [["show-list", "list"], ["show-tree", "tree"]]) {
+  document.getElementById(button).onclick = () => {
+    view.mode = mode;
+    document.getElementById("list").hidden = mode !== "list";
+    document.getElementById("tree").hidden = mode !== "tree";
+    document.getElementById("show-list").classList.toggle("active", mode === "list");
+    document.getElementById("show-tree").classList.toggle("active", mode === "tree");
+    render();
+  };
+}

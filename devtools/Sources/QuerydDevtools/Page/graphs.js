@@ -1,0 +1,69 @@
+// Live graphs on canvases, from each update's server.stats: state changes per second (the versions the daemon's
+// queries moved by, what subscribers are pushed before coalescing), connections, queries, in-flight fetches and
+// memory. The last 120 samples of each.
+
+const SAMPLES = 120;
+const SERIES = [
+  { name: "state changes/s", rate: true, value: (stats, changes) => changes },
+  { name: "connections", value: (stats) => stats.connections },
+  { name: "queries", value: (stats) => stats.queries },
+  { name: "in-flight fetches", value: (stats) => stats.inFlightFetches },
+  { name: "memory MiB", value: (stats) => (stats.memory?.rssBytes || 0) / 1048576 },
+];
+
+export class Graphs {
+  constructor(container) {
+    this.series = SERIES.map((series) => {
+      const figure = document.createElement("figure");
+      const canvas = document.createElement("canvas");
+      canvas.width = 220;
+      canvas.height = 60;
+      const caption = document.createElement("figcaption");
+      figure.append(canvas, caption);
+      container.append(figure);
+      const drawn = { ...series, canvas, caption, points: [], pending: 0, since: null };
+      draw(drawn);
+      return drawn;
+    });
+  }
+
+  /** Adds the sample of one message at `time` (ms); `changes` is the versions moved since the last one. */
+  add(time, stats, changes, restart) {
+    if (!stats) return;
+    for (const series of this.series) {
+      if (series.rate) {
+        if (restart || series.since === null) series.since = time;
+        series.pending += changes;
+        if (time - series.since < 1000) continue;
+        series.points.push((series.pending * 1000) / (time - series.since));
+        series.pending = 0;
+        series.since = time;
+      } else {
+        series.points.push(series.value(stats) ?? 0);
+      }
+      if (series.points.length > SAMPLES) series.points.shift();
+      draw(series);
+    }
+  }
+}
+
+function draw({ canvas, caption, points, name }) {
+  const context = canvas.getContext("2d");
+  const { width, height } = canvas;
+  const top = Math.max(1, ...points);
+  context.clearRect(0, 0, width, height);
+  context.strokeStyle = "#3f4b5c";
+  context.strokeRect(0.5, 0.5, width - 1, height - 1);
+  context.beginPath();
+  points.forEach((point, index) => {
+    const x = width - 1 - ((points.length - 1 - index) / (SAMPLES - 1)) * (width - 2);  // newest at the right
+    const y = height - 2 - (point / top) * (height - 6);
+    if (index === 0) context.moveTo(x, y);
+    else context.lineTo(x, y);
+  });
+  context.strokeStyle = "#49a4f8";
+  context.lineWidth = 1.5;
+  context.stroke();
+  const last = points[points.length - 1] ?? 0;
+  caption.textContent = `${name}: ${Number.isInteger(last) ? last : last.toFixed(1)} (max ${Number.isInteger(top) ? top : top.toFixed(1)})`;
+}
