@@ -112,6 +112,24 @@ struct CacheWatchTests {
         #expect(try daemon.stop() == .exited(0))
     }
 
+    @Test func aSubscriberSeeingItsDataTurnStaleIsAChangeWithTheObserversStaleness() throws {
+        let daemon = try DaemonProcess(flags: ["--manual-clock"])
+        let client = try daemon.connect()
+        _ = try client.result("query.set", ["key": ["s"], "data": 1])
+        _ = try client.result("query.subscribe", ["key": ["s"], "options": ["staleTime": 1000]])
+        let watcher = try daemon.connect()
+        let reply = try watcher.result("cache.watch", [:])
+        let watch = try #require(reply.member("watch"))
+        #expect(reply.member("queries")?.asArray?.first?.member("isStale") == false, "fresh for its observer")
+        _ = try client.result("clock.advance", ["ms": 1000])
+        let changed = try watcher.nextNotification(method: "cache.changed")
+        #expect(changed.member("params")?.member("watch") == watch)
+        let event = changed.member("params")?.member("events")?.asArray?.first
+        #expect(event?.member("type") == "query.changed")
+        #expect(event?.member("state")?.member("isStale") == true)
+        #expect(try daemon.stop() == .exited(0))
+    }
+
     @Test func aWatcherThatNeverReadsGetsCoalescedEventsWithTheNewestStateAndMemoryStaysBounded() throws {
         let daemon = try DaemonProcess(flags: ["--manual-clock", "--max-batch", "1000"])
         let watcher = try daemon.connect()

@@ -62,6 +62,20 @@ extension QueryCache {
         return view
     }
 
+    /// The state a cache watch is shown of a query: as `listedState`, but `isStale` is TanStack's
+    /// `Query.isStale()` (what the `stale` filter tests): stale for an enabled subscription's
+    /// staleTime, or, with none, when it has no data or is invalidated.
+    public func watchedState(of query: Query) -> QueryResult {
+        var view = listedState(of: query)
+        view.isStale = query.isStaleForFilters(now: now)
+        return view
+    }
+
+    /// The watched states of the queries `filter` matches, in key order.
+    public func watchedStates(_ filter: QueryFilter) -> [QueryResult] {
+        matching(filter).map(watchedState)
+    }
+
     /// Every fetcher registration, in registration order.
     public var fetcherRegistrations: [Registration] {
         registry.members.map(\.registration)

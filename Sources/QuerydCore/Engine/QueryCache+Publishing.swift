@@ -122,6 +122,8 @@ extension QueryCache {
         subscription.staleTimer = nil
         subscription.staleDeadline = nil
         refresh(subscription)
+        // Watchers see the query turn stale for this observer.
+        report(.queryChanged(subscription.query))
     }
 }
 

@@ -25,7 +25,7 @@ enum WatchMethods {
         let server = call.server
         let watch = server.cacheWatchers.add(connection: call.session.connection, filter: filter, withData: withData)
         server.updateCacheEventReporting()
-        let queries = snapshot ? call.cache.list(filter) : []
+        let queries = snapshot ? call.cache.watchedStates(filter) : []
         let fetchers = call.cache.fetcherRegistrations.map { CacheEventEncoding.json($0) }
         let mutators = server.mutations.mutatorRegistrations.map { CacheEventEncoding.json($0) }
         let mutations = server.mutations.list(MutationFilter()).map(\.jsonValue)

@@ -13,7 +13,7 @@ enum CacheEventEncoding {
             out.append(contentsOf: #"{"type":""#.utf8)
             out.append(contentsOf: type.utf8)
             out.append(contentsOf: #"","state":"#.utf8)
-            cache.listedState(of: query).write(to: &out, shape: withData ? .standard : .withoutData)
+            cache.watchedState(of: query).write(to: &out, shape: withData ? .standard : .withoutData)
             out.append(UInt8(ascii: "}"))
         case .queryRemoved(let key):
             JSONValue.object(["type": "query.removed", "key": key.jsonValue]).write(to: &out)
