@@ -7,8 +7,14 @@
 
 /// The engine's pending effects, in the order they were decided.
 public final class EffectBuffer {
-    private var pending: [EngineEffect] = []
-    private var applying: [EngineEffect] = []
+    // Touched for every effect (a publish appends one per subscription). No access to either list
+    // spans a call that could reach it again: `append` is one access; `drain` swaps them, iterates a
+    // copy of `applying` (its storage unique again once the loop ends) and only then empties it,
+    // and the effects it hands out may append to `pending` but never reach `applying`. So accesses
+    // are not checked for exclusivity (measured: a set pushed to 10,000 subscriptions, 1.0 ms with
+    // the checks, 0.9 ms without, in the core benchmark).
+    @exclusivity(unchecked) private var pending: [EngineEffect] = []
+    @exclusivity(unchecked) private var applying: [EngineEffect] = []
     private var isDraining = false
 
     /// An empty buffer.
