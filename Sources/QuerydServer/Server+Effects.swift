@@ -30,6 +30,8 @@ extension Server {
             case .success(let result): reply.succeed(writing: { result.write(to: &$0) })
             case .failure(let failure): reply.fail(RPCError(failure: failure))
             }
+        case .answerAll(let tokens, let outcome):
+            answerAll(tokens, outcome)
         case .sendMutate(let request):
             session(for: request.connection)?.send(request)
         case .cancelMutate(let attempt, let connection):
@@ -50,6 +52,19 @@ extension Server {
             dataObserver?.queryRemoved(key)
         case .cacheEvent(let event):
             deliver(event)
+        }
+    }
+
+    /// Answers a herd of waiting callers with one outcome, encoded once; each reply splices its id in.
+    private func answerAll(_ tokens: [WaiterToken], _ outcome: Result<QueryResult, CacheFailure>) {
+        switch outcome {
+        case .success(let result):
+            var encoded: [UInt8] = []
+            result.write(to: &encoded)
+            for token in tokens { waitingCallers.take(token)?.succeed(encoded: encoded) }
+        case .failure(let failure):
+            let error = RPCError(failure: failure)
+            for token in tokens { waitingCallers.take(token)?.fail(error) }
         }
     }
 

@@ -21,6 +21,7 @@ final class EffectCounter {
             case .sendFetch(let request): requests.append(request)
             case .push: pushes += 1
             case .answer(_, .success): answers += 1
+            case .answerAll(let tokens, .success): answers += tokens.count
             default: break
             }
         }

@@ -24,6 +24,8 @@ public enum EngineEffect {
     case push(QueryView, subscription: SubscriptionID, connection: ConnectionID)
     /// A waiting caller (`query.fetch`, `query.refetch`, …) is answered.
     indirect case answer(WaiterToken, Result<QueryResult, CacheFailure>)
+    /// Waiting callers that see the query alike (a herd) are all answered with one outcome.
+    indirect case answerAll([WaiterToken], Result<QueryResult, CacheFailure>)
     /// Send a `mutate` request to a mutator.
     indirect case sendMutate(MutateRequest)
     /// The answer to this mutate attempt is no longer wanted: send `$/cancelRequest`.

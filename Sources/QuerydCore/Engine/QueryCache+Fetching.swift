@@ -201,10 +201,24 @@ extension QueryCache {
         report(.fetchSettled(query.key, succeeded: failure == nil && query.state.status == .success))
         let waiters = run.waiters
         run.waiters = []
-        for waiter in waiters {
-            waiterQueries[waiter.token] = nil
-            if let timer = waiter.timeoutTimer { scheduler.cancel(timer) }
-            effects.append(.answer(waiter.token, outcome(for: waiter, of: query, failure: failure)))
+        // Consecutive waiters that see the query alike (a herd of callers with the same options)
+        // share one answer, made once: the server encodes it once for all of them.
+        var index = waiters.startIndex
+        while index < waiters.endIndex {
+            let first = waiters[index]
+            var tokens = [first.token]
+            var next = index + 1
+            while next < waiters.endIndex, waiters[next].seesTheSame(as: first) {
+                tokens.append(waiters[next].token)
+                next += 1
+            }
+            for waiter in waiters[index..<next] {
+                waiterQueries[waiter.token] = nil
+                if let timer = waiter.timeoutTimer { scheduler.cancel(timer) }
+            }
+            let answer = outcome(for: first, of: query, failure: failure)
+            effects.append(tokens.count == 1 ? .answer(first.token, answer) : .answerAll(tokens, answer))
+            index = next
         }
     }
 

@@ -84,3 +84,17 @@ final class FetchRun {
         return nil
     }
 }
+
+extension FetchRun.Waiter {
+    /// Whether this waiter is answered exactly as `other` is, whatever the outcome: the same view
+    /// (never a subscription's own), staleTime, select and acceptance of a failed state.
+    func seesTheSame(as other: FetchRun.Waiter) -> Bool {
+        let sameView =
+            switch (view, other.view) {
+            case (.caller, .caller), (.queryState, .queryState): true
+            default: false
+            }
+        return sameView && staleTime == other.staleTime && select == other.select
+            && acceptsFailedState == other.acceptsFailedState
+    }
+}

@@ -70,6 +70,7 @@ final class EffectLog {
             case .push(let view, let subscription, let connection):
                 log.append(.push(view.result, subscription, connection, at: at))
             case .answer(let token, let result): outcomes[token]?.record(result)
+            case .answerAll(let tokens, let result): for token in tokens { outcomes[token]?.record(result) }
             case .sendMutate(let request): mutationLog.append(.send(request))
             case .cancelMutate(let attempt, _): mutationLog.append(.cancel(attempt))
             case .pushMutation(let state, let subscription, _): mutationLog.append(.push(state, subscription))
