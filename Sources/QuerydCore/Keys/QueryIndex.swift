@@ -109,6 +109,9 @@ public struct QueryIndex<Element: QueryIndexElement> {
     /// pruning; the elements always number `count`).
     var shape: (nodes: Int, leaves: Int) { root.shape }
 
+    /// Whether the exact-lookup table is moving its elements to new slots (for tests).
+    var isMigrating: Bool { table.isMigrating }
+
     /// The slot storage of the exact-lookup table per element (for tests of memory).
     var tableBytesPerEntry: Double { table.bytesPerEntry }
 }
