@@ -1,241 +1,39 @@
-// A set of objects by identity, in one array of references: 8 bytes per slot (about 11 per
-// entry). `QueryIndex` keeps the keys ending below each trie node in these.
-//
-// Open addressing with linear probing from the slot "fastrange" picks from the object's address
-// times an odd constant. Removal shifts later entries of the probe run back (no tombstones), so
-// lookups and insertions never wade through dead slots.
-//
-// The set changes size incrementally, like `QueryTable`: each insertion or removal moves the
-// objects of at most `OpenAddressing.migrationStep` slots of the previous buffer (`draining`) to
-// the current one, in slot order. The migrated slots below `migrated` are left out of `draining`'s
-// probing altogether: its probe ring is the slots `migrated..<capacity`, wrapping from the last
-// back to `migrated`, and a home below `migrated` counts as `migrated`. Moving an object out
-// therefore never breaks a run of the objects still there and needs no shift.
+// A set of objects by identity: a `HashedSet` whose key is the object's address (times an odd
+// constant for the hash). `QueryIndex` keeps the keys ending below each trie node in these.
+
+/// Finds objects by identity (`===`).
+enum IdentityMembership<Element: AnyObject>: SetMembership {
+    static func key(of element: Element) -> ObjectIdentifier { ObjectIdentifier(element) }
+
+    static func hash(_ key: ObjectIdentifier) -> UInt64 {
+        UInt64(UInt(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    static func matches(_ element: Element, _ key: ObjectIdentifier) -> Bool {
+        ObjectIdentifier(element) == key
+    }
+}
 
 /// An unordered set of distinct objects, compared by identity (`===`).
-struct ObjectSet<Element: AnyObject> {
-    /// The slots new objects go to; nil while the set is empty.
-    private var buffer: SlotBuffer<Element>?
-    /// While a migration runs, the slots it empties into `buffer`.
-    private var draining: SlotBuffer<Element>?
-    /// The first slot of `draining` still in use (every slot below it has been migrated).
-    private var migrated = 0
-    /// The number of objects stored (in both buffers).
-    private(set) var count = 0
+typealias ObjectSet<Element: AnyObject> = HashedSet<IdentityMembership<Element>>
 
-    /// Creates an empty set (it allocates nothing until the first insertion).
-    init() {}
-
-    /// Whether the set holds no object.
-    var isEmpty: Bool { count == 0 }
-
-    /// The number of slots new objects go to.
-    var capacity: Int { buffer?.capacity ?? 0 }
-
-    /// Whether objects are still moving from the previous slots to the current ones.
-    var isMigrating: Bool { draining != nil }
-
-    /// The objects still in the previous slots (0 when no migration runs).
-    var elementsToMigrate: Int { draining?.count ?? 0 }
-
-    /// Bytes of slot storage (of both buffers while migrating) per stored object; 0 when empty.
-    var bytesPerEntry: Double {
-        let slots = capacity + (draining?.capacity ?? 0)
-        return count == 0 ? 0 : Double(slots * MemoryLayout<Element?>.stride) / Double(count)
-    }
-
-    @inline(__always)
-    private static func hash(_ element: Unmanaged<Element>) -> UInt64 {
-        UInt64(UInt(bitPattern: element.toOpaque())) &* 0x9E37_79B9_7F4A_7C15
-    }
-
-    /// The first slot of `element`'s probe run in a buffer whose ring starts at `start`.
-    @inline(__always)
-    private static func home(_ element: Unmanaged<Element>, _ capacity: Int, start: Int) -> Int {
-        max(start, OpenAddressing.slot(hash(element), capacity))
-    }
-
-    /// The slot of `buffer` (its ring starting at `start`) holding `element`, or nil; `free` is the
-    /// free slot ending the probe run when there is one.
-    private static func probe(_ element: Unmanaged<Element>, in buffer: SlotBuffer<Element>, start: Int)
-        -> (found: Int?, free: Int?)
-    {
-        let capacity = buffer.capacity
-        let target = element.toOpaque()
-        var index = home(element, capacity, start: start)
-        // A draining ring may have no free slot left, so the walk stops after one lap.
-        for _ in start..<capacity {
-            guard let candidate = buffer.references[index] else { return (nil, index) }
-            if candidate.toOpaque() == target { return (index, nil) }
-            index += 1
-            if index == capacity { index = start }
-        }
-        return (nil, nil)
-    }
-
+extension HashedSet {
     /// Whether `element` (this exact object) is in the set.
-    func contains(_ element: Element) -> Bool {
-        guard count > 0, let buffer else { return false }
-        let reference = Unmanaged.passUnretained(element)
-        if Self.probe(reference, in: buffer, start: 0).found != nil { return true }
-        guard let draining else { return false }
-        return Self.probe(reference, in: draining, start: migrated).found != nil
+    func contains<Object>(_ element: Object) -> Bool where Membership == IdentityMembership<Object> {
+        member(ObjectIdentifier(element)) != nil
     }
 
     /// Adds `element`; false when it was already there.
     @discardableResult
-    mutating func insert(_ element: Element) -> Bool {
+    mutating func insert<Object>(_ element: Object) -> Bool where Membership == IdentityMembership<Object> {
         if contains(element) { return false }
-        makeUnique()
-        if draining != nil { migrateStep() }
-        if (buffer?.count ?? 0) + 1 > OpenAddressing.maximumLoad(capacity) {
-            migrate(to: OpenAddressing.grown(capacity))
-        }
-        Self.place(.passRetained(element), in: buffer.unsafelyUnwrapped)
-        count += 1
+        insertNew(element)
         return true
-    }
-
-    /// Puts `element` (its reference owned by the caller, handed to the buffer) in the free slot
-    /// ending its probe run in `buffer` (which has a free slot).
-    private static func place(_ element: Unmanaged<Element>, in buffer: SlotBuffer<Element>) {
-        let capacity = buffer.capacity
-        var index = home(element, capacity, start: 0)
-        while buffer.references[index] != nil {
-            index += 1
-            if index == capacity { index = 0 }
-        }
-        buffer.references[index] = element
-        buffer.count += 1
-    }
-
-    /// Starts moving every object into a fresh buffer of `newCapacity` slots (or more, to leave
-    /// room for one more object) and takes the first step.
-    private mutating func migrate(to newCapacity: Int) {
-        var newCapacity = newCapacity
-        while OpenAddressing.maximumLoad(newCapacity) < count + 1 { newCapacity = OpenAddressing.grown(newCapacity) }
-        let fresh = SlotBuffer<Element>(capacity: newCapacity, controls: false)
-        if let draining {
-            // A migration still under way (only when objects arrive faster than
-            // `OpenAddressing.migrationStep` allows for): what is left of it moves at once.
-            Self.move(from: draining, slots: migrated..<draining.capacity, to: fresh)
-        }
-        if let buffer, buffer.count > 0 {
-            draining = buffer
-            migrated = 0
-            self.buffer = fresh
-            migrateStep()
-        } else {
-            draining = nil
-            buffer = fresh
-        }
-    }
-
-    /// Moves the objects of the next `OpenAddressing.migrationStep` slots of `draining` to
-    /// `buffer`, ending the migration when none is left there (and giving memory back to the
-    /// system when the migration shrank the set).
-    private mutating func migrateStep() {
-        guard moveNextSlots() else { return }
-        let freed = draining?.capacity ?? 0
-        draining = nil  // its last reference: the slots are freed here
-        migrated = 0
-        if freed > capacity { OpenAddressing.releaseMemory(afterFreeing: freed) }
-    }
-
-    /// The moving part of `migrateStep`; true when `draining` holds no object any more.
-    private mutating func moveNextSlots() -> Bool {
-        guard let draining, let buffer else { return false }
-        let end = min(migrated + OpenAddressing.migrationStep, draining.capacity)
-        Self.move(from: draining, slots: migrated..<end, to: buffer)
-        migrated = end
-        return draining.count == 0
-    }
-
-    /// Moves the objects in `slots` of `source` to `target`. The slots must be out of `source`'s
-    /// probe ring (below the `migrated` that follows), since nothing shifts into the holes.
-    private static func move(from source: SlotBuffer<Element>, slots: Range<Int>, to target: SlotBuffer<Element>) {
-        for index in slots {
-            guard let element = source.references[index] else { continue }
-            // The reference moves without a retain: the new slot takes over the old one's.
-            source.references[index] = nil
-            source.count -= 1
-            place(element, in: target)
-        }
-    }
-
-    /// Gives this set buffers no other copy shares, before a mutation.
-    private mutating func makeUnique() {
-        if buffer != nil, !isKnownUniquelyReferenced(&buffer) { buffer = buffer?.copy() }
-        if draining != nil, !isKnownUniquelyReferenced(&draining) { draining = draining?.copy() }
     }
 
     /// Removes `element`; false when it was not there.
     @discardableResult
-    mutating func remove(_ element: Element) -> Bool {
-        guard contains(element) else { return false }
-        makeUnique()
-        if draining != nil { migrateStep() }
-        removeStored(.passUnretained(element))
-        count -= 1
-        if count == 0 {
-            let freed = capacity
-            buffer = nil  // the last references: the slots are freed here
-            draining = nil
-            migrated = 0
-            OpenAddressing.releaseMemory(afterFreeing: freed)
-        } else if draining == nil, let newCapacity = OpenAddressing.shrunk(count: count, capacity: capacity) {
-            migrate(to: newCapacity)
-        }
-        return true
-    }
-
-    /// Removes `element` (stored) from whichever buffer holds it.
-    private func removeStored(_ element: Unmanaged<Element>) {
-        if let buffer, let found = Self.probe(element, in: buffer, start: 0).found {
-            Self.remove(at: found, from: buffer, start: 0)
-        } else if let draining, let found = Self.probe(element, in: draining, start: migrated).found {
-            Self.remove(at: found, from: draining, start: migrated)
-        } else {
-            preconditionFailure("ObjectSet: a stored object is in neither buffer")
-        }
-    }
-
-    /// Releases and clears slot `found` of `buffer` (its ring starting at `start`) by
-    /// backward-shift deletion: walk the rest of the run and move back every entry whose home is
-    /// not cyclically within (hole, its slot], so no probe run is broken by the hole.
-    private static func remove(at found: Int, from buffer: SlotBuffer<Element>, start: Int) {
-        let capacity = buffer.capacity
-        let references = buffer.references
-        references[found]?.release()
-        var hole = found
-        var index = found
-        while true {
-            index += 1
-            if index == capacity { index = start }
-            // A full ring ends where the walk began.
-            guard index != found, let candidate = references[index] else { break }
-            let home = home(candidate, capacity, start: start)
-            let staysPut = hole <= index ? (hole < home && home <= index) : (hole < home || home <= index)
-            if !staysPut {
-                references[hole] = candidate
-                hole = index
-            }
-        }
-        references[hole] = nil
-        buffer.count -= 1
-    }
-
-    /// Calls `body` with every object, in unspecified order. `body` must not change the set.
-    func forEach(_ body: (Element) throws -> Void) rethrows {
-        if let draining {
-            for index in migrated..<draining.capacity {
-                if let element = draining.references[index] { try body(element.takeUnretainedValue()) }
-            }
-        }
-        if let buffer {
-            for index in 0..<buffer.capacity {
-                if let element = buffer.references[index] { try body(element.takeUnretainedValue()) }
-            }
-        }
+    mutating func remove<Object>(_ element: Object) -> Bool where Membership == IdentityMembership<Object> {
+        remove(ObjectIdentifier(element))
     }
 }

@@ -202,4 +202,39 @@ private final class Token {}
         let matched = index.matches(prefix: [.string("m")])
         #expect(Set(matched.map(\.id)) == Set(elements.filter { $0.id % 2 == 0 }.map(\.id)))
     }
+
+    @Test func indexFindsEveryChildOnceWhileANodesChildrenMigrate() {
+        // ["u", i, "p"]: the node ["u"] gets one child per i, in a set that grows incrementally.
+        var index = QueryIndex<KeyedElement>()
+        var elements: [KeyedElement] = []
+        var checkedMidMigration = 0
+        func key(_ id: Int) -> QueryKey { QueryKey(elements: [.string("u"), .number(JSONNumber(id)), .string("p")]) }
+        for id in 0..<20_000 {
+            let element = KeyedElement(key(id), id: id)
+            index.insert(element)
+            elements.append(element)
+            guard let node = index.node([.string("u")]), node.scalarChildren.isMigrating, id % 5 == 0 else { continue }
+            checkedMidMigration += 1
+            #expect(node.scalarChildren.count == elements.count)
+            let probe = elements[id / 3]
+            #expect(index.matches(prefix: [.string("u"), .number(JSONNumber(probe.id))]).map(\.id) == [probe.id])
+            #expect(index.matches(prefix: [.string("u")]).count == elements.count)
+        }
+        #expect(checkedMidMigration > 20)
+        #expect(index.shape.nodes == 1 + elements.count)
+        // Removing prunes the children, shrinking the set incrementally.
+        var removedMidMigration = 0
+        for element in elements where element.id % 10 != 0 {
+            if index.node([.string("u")])?.scalarChildren.isMigrating == true { removedMidMigration += 1 }
+            let removed = index.remove(element)
+            #expect(removed)
+        }
+        #expect(removedMidMigration > 10)
+        let kept = elements.filter { $0.id % 10 == 0 }
+        #expect(index.shape.nodes == 1 + kept.count)
+        #expect(Set(index.matches(prefix: [.string("u")]).map(\.id)) == Set(kept.map(\.id)))
+        for element in kept {
+            #expect(index.matches(prefix: [.string("u"), .number(JSONNumber(element.id))]).map(\.id) == [element.id])
+        }
+    }
 }
