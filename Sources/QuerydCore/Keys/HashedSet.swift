@@ -30,14 +30,24 @@ struct HashedSet<Membership: SetMembership> {
     typealias Element = Membership.Element
     typealias Key = Membership.Key
 
-    /// The slots new objects go to; nil while the set is empty.
+    /// The slots new objects go to; nil while the set is empty. The rest of the set's state lives
+    /// in it too, so a set costs one reference (a trie node holds four sets).
     private var buffer: SlotBuffer<Element>?
+
     /// While a migration runs, the slots it empties into `buffer`.
-    private var draining: SlotBuffer<Element>?
+    private var draining: SlotBuffer<Element>? {
+        get { buffer?.previous }
+        nonmutating set { buffer?.previous = newValue }
+    }
+
     /// The first slot of `draining` still in use (every slot below it has been migrated).
-    private var migrated = 0
+    private var migrated: Int {
+        get { buffer?.migrated ?? 0 }
+        nonmutating set { buffer?.migrated = newValue }
+    }
+
     /// The number of objects stored (in both buffers).
-    private(set) var count = 0
+    var count: Int { (buffer?.count ?? 0) + (draining?.count ?? 0) }
 
     /// Creates an empty set (it allocates nothing until the first insertion).
     init() {}
@@ -112,7 +122,6 @@ struct HashedSet<Membership: SetMembership> {
             migrate(to: OpenAddressing.grown(capacity))
         }
         Self.place(.passRetained(element), in: buffer.unsafelyUnwrapped)
-        count += 1
     }
 
     /// Puts `element` (its reference owned by the caller, handed to the buffer) in the free slot
@@ -140,12 +149,11 @@ struct HashedSet<Membership: SetMembership> {
             Self.move(from: draining, slots: migrated..<draining.capacity, to: fresh)
         }
         if let buffer, buffer.count > 0 {
-            draining = buffer
-            migrated = 0
+            buffer.previous = nil
+            fresh.previous = buffer
             self.buffer = fresh
             migrateStep()
         } else {
-            draining = nil
             buffer = fresh
         }
     }
@@ -184,8 +192,8 @@ struct HashedSet<Membership: SetMembership> {
 
     /// Gives this set buffers no other copy shares, before a mutation.
     private mutating func makeUnique() {
+        // A buffer's previous one is referenced only by it (`copy` copies both).
         if buffer != nil, !isKnownUniquelyReferenced(&buffer) { buffer = buffer?.copy() }
-        if draining != nil, !isKnownUniquelyReferenced(&draining) { draining = draining?.copy() }
     }
 
     /// Removes the member with `key`; false when there is none.
@@ -195,12 +203,9 @@ struct HashedSet<Membership: SetMembership> {
         makeUnique()
         if draining != nil { migrateStep() }
         removeLocated(key)
-        count -= 1
         if count == 0 {
             let freed = capacity
             self.buffer = nil  // the last references: the slots are freed here
-            draining = nil
-            migrated = 0
             OpenAddressing.releaseMemory(afterFreeing: freed)
         } else if draining == nil, let newCapacity = OpenAddressing.shrunk(count: count, capacity: capacity) {
             migrate(to: newCapacity)

@@ -29,6 +29,10 @@ final class SlotBuffer<Element: AnyObject> {
     var count = 0
     /// Slots whose control byte marks a removed element (kept by owners that use tombstones).
     var tombstones = 0
+    /// While `HashedSet` migrates into this buffer: the buffer it empties (referenced only from
+    /// here), and how many of that buffer's slots it has emptied so far.
+    var previous: SlotBuffer?
+    var migrated = 0
 
     /// Zeroed storage of `capacity` slots (at least one).
     init(capacity: Int, controls withControls: Bool) {
@@ -53,7 +57,8 @@ final class SlotBuffer<Element: AnyObject> {
         free(controls)
     }
 
-    /// A buffer of the same slots holding the same references (each retained once more).
+    /// A buffer of the same slots holding the same references (each retained once more), with a
+    /// copy of its previous buffer.
     func copy() -> SlotBuffer {
         let copy = SlotBuffer(capacity: capacity, controls: controls != nil)
         for index in 0..<capacity {
@@ -64,6 +69,8 @@ final class SlotBuffer<Element: AnyObject> {
         }
         copy.count = count
         copy.tombstones = tombstones
+        copy.previous = previous?.copy()
+        copy.migrated = migrated
         return copy
     }
 }
