@@ -33,9 +33,10 @@ enum OpenAddressing {
 
     /// How many slots of the previous buffer one insertion or removal migrates while a table
     /// changes size. A table grows at 85% load to half as large again, so it can take
-    /// 0.85 × 1.5 − 0.85 ≈ 0.43 insertions per old slot before it must grow again; a shrink leaves
-    /// 2 × count slots, room for 0.7 × count insertions while 8 × count old slots drain. Any step
-    /// above 12 ends every migration before the next is due; 32 keeps a step to a few µs.
+    /// 0.85 × 1.5 − 0.85 ≈ 0.43 insertions per old slot before it must grow again; a same-size
+    /// rebuild that clears tombstones, 0.21; a shrink leaves 2 × count slots, room for
+    /// 0.7 × count insertions while 8 × count old slots drain. A step of 12 or more ends every
+    /// migration before the next is due; 32 keeps a step to a few µs.
     static let migrationStep = 32
 
     /// The size of a freed buffer, in slots, from which the allocator is asked to give free memory
