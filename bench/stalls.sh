@@ -3,6 +3,7 @@
 # ping every millisecond (`bench/pinger`: `server.ping`, or Redis `PING`) while
 #   fill        one pipelined connection fills the cache with N queries (`bench/fill`: `query.set`,
 #               key ["m",i], VALUE_BYTES-byte values); Redis beside it with `SET` of the same bytes
+#   deep        the same fill with keys ["m",i,"v"]: N children of one trie node (queryd only)
 #   gc          (queryd --manual-clock) N unused queries reach gcTime in one `clock.advance`
 #   invalidate  `queries.invalidate` of the prefix ["m"] matching all N queries
 # and reports the worst and the 99.9th-percentile ping wait, the fill rate, and the resident set before
@@ -12,7 +13,7 @@
 #   KEYS=5000000          queries to fill (use e.g. 1000000 for a quick run)
 #   VALUE_BYTES=100       bytes per value
 #   WINDOW=1024           requests the fill keeps in flight (bench/fill's --window)
-#   ROWS="fill gc invalidate"   which rows to run
+#   ROWS="fill deep gc invalidate"   which rows to run
 #   REDIS=1               run the Redis fill row (0: skip it)
 #   QUERYD_BIN, QUERYD_ARGS, PIN, NICE, BUILD_TIMEOUT   as in cache-hit.sh
 #   BENCH_TIMEOUT=1800    the whole script's time limit, in seconds
@@ -24,7 +25,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 KEYS=${KEYS:-5000000}
 VALUE_BYTES=${VALUE_BYTES:-100}
 WINDOW=${WINDOW:-1024}
-ROWS=${ROWS:-fill gc invalidate}
+ROWS=${ROWS:-fill deep gc invalidate}
 REDIS=${REDIS:-1}
 
 bench_init
@@ -64,8 +65,10 @@ row() { # row WHAT SERVER RATE EXTRA
     log "  $1 / $2: $PING"
 }
 
-fill() { timeout 1200 "${CLIENT_PIN[@]}" "$HERE/out/fill" --socket "$1" --protocol "$2" --count "$KEYS" \
-    --value-bytes "$VALUE_BYTES" --window "$WINDOW"; }
+fill() { # fill SOCKET PROTOCOL [DEEP]
+    timeout 1200 "${CLIENT_PIN[@]}" "$HERE/out/fill" --socket "$1" --protocol "$2" --count "$KEYS" \
+        --value-bytes "$VALUE_BYTES" --window "$WINDOW" --deep "${3:-0}"
+}
 
 START=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 {
@@ -98,6 +101,14 @@ for r in $ROWS; do
             stop_redis
         fi
         ;;
+    deep)
+        wait_idle
+        start_queryd
+        pinging "$QUERYD_SOCK" queryd fill "$QUERYD_SOCK" queryd 1
+        row "fill to $(fmt_int "$KEYS"), keys [\"m\",i,\"v\"]" queryd "$(fmt_int "$(field rate "$OUT")")" \
+            "longest waits [s, ms]: $(stalls_of "$PING")" >>"$TMP/table.md"
+        stop_queryd
+        ;;
     gc)
         wait_idle
         start_queryd --manual-clock
@@ -122,7 +133,7 @@ for r in $ROWS; do
             >>"$TMP/table.md"
         stop_queryd
         ;;
-    *) fail "unknown row $r (fill, gc, invalidate)" ;;
+    *) fail "unknown row $r (fill, deep, gc, invalidate)" ;;
     esac
 done
 cat "$TMP/table.md"
