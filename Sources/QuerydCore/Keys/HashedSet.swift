@@ -26,7 +26,7 @@ protocol SetMembership {
 }
 
 /// An unordered set of objects with distinct keys (`Membership`).
-struct HashedSet<Membership: SetMembership> {
+struct HashedSet<Membership: SetMembership>: SlotMigrating {
     typealias Element = Membership.Element
     typealias Key = Membership.Key
 
@@ -35,16 +35,10 @@ struct HashedSet<Membership: SetMembership> {
     private var buffer: SlotBuffer<Element>?
 
     /// While a migration runs, the slots it empties into `buffer`.
-    private var draining: SlotBuffer<Element>? {
-        get { buffer?.previous }
-        nonmutating set { buffer?.previous = newValue }
-    }
+    private var draining: SlotBuffer<Element>? { buffer?.previous }
 
     /// The first slot of `draining` still in use (every slot below it has been migrated).
-    private var migrated: Int {
-        get { buffer?.migrated ?? 0 }
-        nonmutating set { buffer?.migrated = newValue }
-    }
+    private var migrated: Int { buffer?.migrated ?? 0 }
 
     /// The number of objects stored (in both buffers).
     var count: Int { (buffer?.count ?? 0) + (draining?.count ?? 0) }
@@ -117,7 +111,7 @@ struct HashedSet<Membership: SetMembership> {
     mutating func insertNew(_ element: Element) {
         assert(member(Membership.key(of: element)) == nil, "HashedSet.insertNew: the key is already there")
         makeUnique()
-        if draining != nil { migrateStep() }
+        buffer?.migrationStep(by: Self.self)
         if (buffer?.count ?? 0) + 1 > OpenAddressing.maximumLoad(capacity) {
             migrate(to: OpenAddressing.grown(capacity))
         }
@@ -140,47 +134,12 @@ struct HashedSet<Membership: SetMembership> {
     /// Starts moving every object into a fresh buffer of `newCapacity` slots (or more, to leave
     /// room for one more object) and takes the first step.
     private mutating func migrate(to newCapacity: Int) {
-        var newCapacity = newCapacity
-        while OpenAddressing.maximumLoad(newCapacity) < count + 1 { newCapacity = OpenAddressing.grown(newCapacity) }
-        let fresh = SlotBuffer<Element>(capacity: newCapacity, controls: false)
-        if let draining {
-            // A migration still under way (only when objects arrive faster than
-            // `OpenAddressing.migrationStep` allows for): what is left of it moves at once.
-            Self.move(from: draining, slots: migrated..<draining.capacity, to: fresh)
-        }
-        if let buffer, buffer.count > 0 {
-            buffer.previous = nil
-            fresh.previous = buffer
-            self.buffer = fresh
-            migrateStep()
-        } else {
-            buffer = fresh
-        }
-    }
-
-    /// Moves the objects of the next `OpenAddressing.migrationStep` slots of `draining` to
-    /// `buffer`, ending the migration when none is left there (and giving memory back to the
-    /// system when the migration shrank the set).
-    private mutating func migrateStep() {
-        guard moveNextSlots() else { return }
-        let freed = draining?.capacity ?? 0
-        draining = nil  // its last reference: the slots are freed here
-        migrated = 0
-        if freed > capacity { OpenAddressing.releaseMemory(afterFreeing: freed) }
-    }
-
-    /// The moving part of `migrateStep`; true when `draining` holds no object any more.
-    private mutating func moveNextSlots() -> Bool {
-        guard let draining, let buffer else { return false }
-        let end = min(migrated + OpenAddressing.migrationStep, draining.capacity)
-        Self.move(from: draining, slots: migrated..<end, to: buffer)
-        migrated = end
-        return draining.count == 0
+        buffer = SlotBuffer.migration(from: buffer, capacity: newCapacity, count: count, controls: false, by: Self.self)
     }
 
     /// Moves the objects in `slots` of `source` to `target`. The slots must be out of `source`'s
     /// probe ring (below the `migrated` that follows), since nothing shifts into the holes.
-    private static func move(from source: SlotBuffer<Element>, slots: Range<Int>, to target: SlotBuffer<Element>) {
+    static func move(from source: SlotBuffer<Element>, slots: Range<Int>, to target: SlotBuffer<Element>) {
         for index in slots {
             guard let element = source.references[index] else { continue }
             // The reference moves without a retain: the new slot takes over the old one's.
@@ -201,7 +160,7 @@ struct HashedSet<Membership: SetMembership> {
     mutating func remove(_ key: Key) -> Bool {
         guard locate(key) != nil else { return false }
         makeUnique()
-        if draining != nil { migrateStep() }
+        buffer?.migrationStep(by: Self.self)
         removeLocated(key)
         if count == 0 {
             let freed = capacity

@@ -14,15 +14,13 @@
 // and the old one only on a miss, so a hit costs the same as without a migration.
 
 /// A hash table of `Element`s keyed by their keys' canonical bytes. At most one element per key.
-public struct QueryTable<Element: QueryIndexElement> {
+public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
     /// The slots new elements go to; nil while the table is empty. Control bytes: `empty`,
     /// `tombstone`, or `tag(hash)` for an occupied slot.
     private var buffer: SlotBuffer<Element>?
-    /// While a migration runs, the slots it empties into `buffer`; its slots below `migrated` are
-    /// all free (tombstones or empty).
-    private var draining: SlotBuffer<Element>?
-    /// How many of `draining`'s slots the migration has emptied.
-    private var migrated = 0
+    /// While a migration runs, the slots it empties into `buffer` (`buffer.previous`); its slots
+    /// below `buffer.migrated` are all free (tombstones or empty).
+    private var draining: SlotBuffer<Element>? { buffer?.previous }
     /// The number of elements stored (in both buffers).
     public private(set) var count = 0
 
@@ -136,19 +134,21 @@ public struct QueryTable<Element: QueryIndexElement> {
             return Self.hash(bytes)
         }
         makeUnique()
-        if draining != nil { migrateStep() }
-        guard let buffer, buffer.count + buffer.tombstones + 1 <= OpenAddressing.maximumLoad(buffer.capacity) else {
+        buffer?.migrationStep(by: Self.self)
+        if !hasRoomForOneMore {
             // Grow when live elements fill the table; when tombstones do, a fresh buffer of the same
             // size clears them and leaves at least a fifth of the slots free.
-            let capacity = self.capacity
             let limit = OpenAddressing.maximumLoad(capacity)
             migrate(to: count + 1 > limit * 3 / 4 ? OpenAddressing.grown(capacity) : capacity)
-            Self.place(.passRetained(element), hash: hash, in: self.buffer.unsafelyUnwrapped)
-            count += 1
-            return
         }
-        Self.place(.passRetained(element), hash: hash, in: buffer)
+        Self.place(.passRetained(element), hash: hash, in: buffer.unsafelyUnwrapped)
         count += 1
+    }
+
+    /// Whether `buffer` can take one more element within its maximum load (counting tombstones).
+    private var hasRoomForOneMore: Bool {
+        guard let buffer else { return false }
+        return buffer.count + buffer.tombstones + 1 <= OpenAddressing.maximumLoad(buffer.capacity)
     }
 
     /// Puts `element` (its reference owned by the caller, handed to the buffer) in the first free
@@ -170,47 +170,11 @@ public struct QueryTable<Element: QueryIndexElement> {
     /// Starts moving every element into a fresh buffer of `newCapacity` slots (or more, to leave
     /// room for one more element) and takes the first step.
     private mutating func migrate(to newCapacity: Int) {
-        var newCapacity = newCapacity
-        while OpenAddressing.maximumLoad(newCapacity) < count + 1 { newCapacity = OpenAddressing.grown(newCapacity) }
-        let fresh = SlotBuffer<Element>(capacity: newCapacity, controls: true)
-        if let draining {
-            // A migration still under way (only when elements arrive faster than
-            // `OpenAddressing.migrationStep` allows for): what is left of it moves at once.
-            Self.move(from: draining, slots: migrated..<draining.capacity, to: fresh)
-        }
-        if let buffer, buffer.count > 0 {
-            draining = buffer
-            migrated = 0
-            self.buffer = fresh
-            migrateStep()
-        } else {
-            draining = nil
-            buffer = fresh
-        }
-    }
-
-    /// Moves the elements of the next `OpenAddressing.migrationStep` slots of `draining` to
-    /// `buffer`, ending the migration when none is left there (and giving memory back to the
-    /// system when the migration shrank the table).
-    private mutating func migrateStep() {
-        guard moveNextSlots() else { return }
-        let freed = draining?.capacity ?? 0
-        draining = nil  // its last reference: the slots are freed here
-        migrated = 0
-        if freed > capacity { OpenAddressing.releaseMemory(afterFreeing: freed) }
-    }
-
-    /// The moving part of `migrateStep`; true when `draining` holds no element any more.
-    private mutating func moveNextSlots() -> Bool {
-        guard let draining, let buffer else { return false }
-        let end = min(migrated + OpenAddressing.migrationStep, draining.capacity)
-        Self.move(from: draining, slots: migrated..<end, to: buffer)
-        migrated = end
-        return draining.count == 0
+        buffer = SlotBuffer.migration(from: buffer, capacity: newCapacity, count: count, controls: true, by: Self.self)
     }
 
     /// Moves the elements in `slots` of `source` to `target`, leaving tombstones.
-    private static func move(from source: SlotBuffer<Element>, slots: Range<Int>, to target: SlotBuffer<Element>) {
+    static func move(from source: SlotBuffer<Element>, slots: Range<Int>, to target: SlotBuffer<Element>) {
         let controls = source.controls.unsafelyUnwrapped
         for index in slots where controls[index] >= 0x80 {
             guard let element = source.references[index] else { continue }
@@ -225,8 +189,8 @@ public struct QueryTable<Element: QueryIndexElement> {
 
     /// Gives this table buffers no other copy shares, before a mutation.
     private mutating func makeUnique() {
+        // A buffer's previous one is referenced only by it (`copy` copies both).
         if buffer != nil, !isKnownUniquelyReferenced(&buffer) { buffer = buffer?.copy() }
-        if draining != nil, !isKnownUniquelyReferenced(&draining) { draining = draining?.copy() }
     }
 
     /// Removes `element` (this exact object). Returns false, changing nothing, when it is not stored.
@@ -235,14 +199,12 @@ public struct QueryTable<Element: QueryIndexElement> {
         guard count > 0 else { return false }
         makeUnique()
         let hash = element.key.withCanonicalBytes { Self.hash($0) }
-        if draining != nil { migrateStep() }
+        buffer?.migrationStep(by: Self.self)
         guard removeStored(element, hash: hash) else { return false }
         count -= 1
         if count == 0 {
             let freed = capacity
             buffer = nil  // the last references: the slots are freed here
-            draining = nil
-            migrated = 0
             OpenAddressing.releaseMemory(afterFreeing: freed)
         } else if draining == nil, let newCapacity = OpenAddressing.shrunk(count: count, capacity: capacity) {
             migrate(to: newCapacity)

@@ -29,9 +29,9 @@ final class SlotBuffer<Element: AnyObject> {
     var count = 0
     /// Slots whose control byte marks a removed element (kept by owners that use tombstones).
     var tombstones = 0
-    /// While `HashedSet` migrates into this buffer: the buffer it empties (referenced only from
-    /// here), and how many of that buffer's slots it has emptied so far.
+    /// While a migration fills this buffer: the buffer it empties (referenced only from here).
     var previous: SlotBuffer?
+    /// How many of `previous`'s slots the migration has emptied.
     var migrated = 0
 
     /// Zeroed storage of `capacity` slots (at least one).
@@ -72,5 +72,57 @@ final class SlotBuffer<Element: AnyObject> {
         copy.previous = previous?.copy()
         copy.migrated = migrated
         return copy
+    }
+}
+
+/// A table whose elements can move between its buffers (each table's own placement rules).
+protocol SlotMigrating {
+    associatedtype Element: AnyObject
+    /// Moves the elements in `slots` of `source` to `target`.
+    static func move(from source: SlotBuffer<Element>, slots: Range<Int>, to target: SlotBuffer<Element>)
+}
+
+extension SlotBuffer {
+    /// A fresh buffer of `capacity` slots (or more, to leave room for `count + 1` elements) that
+    /// will take over `current`'s elements a step at a time, the first step taken. What is left of
+    /// a migration still under way moves at once (only when elements arrive faster than
+    /// `OpenAddressing.migrationStep` allows for, which its arithmetic rules out).
+    static func migration<Table: SlotMigrating>(
+        from current: SlotBuffer?, capacity: Int, count: Int, controls: Bool, by table: Table.Type
+    ) -> SlotBuffer where Table.Element == Element {
+        var capacity = capacity
+        while OpenAddressing.maximumLoad(capacity) < count + 1 { capacity = OpenAddressing.grown(capacity) }
+        let fresh = SlotBuffer(capacity: capacity, controls: controls)
+        guard let current else { return fresh }
+        if let previous = current.previous {
+            Table.move(from: previous, slots: current.migrated..<previous.capacity, to: fresh)
+            current.previous = nil
+        }
+        if current.count > 0 {
+            fresh.previous = current
+            fresh.migrationStep(by: table)
+        }
+        return fresh
+    }
+
+    /// Moves the elements of the next `OpenAddressing.migrationStep` slots of `previous` here,
+    /// ending the migration when none is left there; when that migration shrank the table, asks
+    /// the allocator to give memory back to the system.
+    func migrationStep<Table: SlotMigrating>(by table: Table.Type) where Table.Element == Element {
+        let freed = moveNextSlots(by: table)
+        if freed > capacity { OpenAddressing.releaseMemory(afterFreeing: freed) }
+    }
+
+    /// The moving part of `migrationStep`: the capacity of the buffer it freed (0 while the
+    /// migration runs), freed by the time this returns.
+    private func moveNextSlots<Table: SlotMigrating>(by table: Table.Type) -> Int where Table.Element == Element {
+        guard let previous else { return 0 }
+        let end = min(migrated + OpenAddressing.migrationStep, previous.capacity)
+        Table.move(from: previous, slots: migrated..<end, to: self)
+        migrated = end
+        guard previous.count == 0 else { return 0 }
+        self.previous = nil
+        migrated = 0
+        return previous.capacity
     }
 }
