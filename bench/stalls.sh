@@ -6,8 +6,10 @@
 #   deep        the same fill with keys ["m",i,"v"]: N children of one trie node (queryd only)
 #   gc          (queryd --manual-clock) N unused queries reach gcTime in one `clock.advance`
 #   invalidate  `queries.invalidate` of the prefix ["m"] matching all N queries
-# and reports the worst and the 99.9th-percentile ping wait, the fill rate, and the resident set before
-# the fill, after it and after the mass gc. Prints one Markdown table.
+# and reports the worst and the 99.9th-percentile ping wait, the longest the server's threads ran on a CPU
+# within one ping's wait (on a machine shared with other work, a long wait with little CPU is the
+# scheduler's, not the server's), the fill rate, and the resident set before the fill, after it and after
+# the mass gc. Prints one Markdown table.
 #
 # Environment (all optional):
 #   KEYS=5000000          queries to fill (use e.g. 1000000 for a quick run)
@@ -37,12 +39,13 @@ call() { # call JSON-REQUEST: one request on a fresh connection, its reply line
     timeout 600 "$HERE/out/loadgen" --socket "$QUERYD_SOCK" --once --request "$1" || fail "request failed: $1"
 }
 
-# pinging SOCKET PROTOCOL COMMAND...: runs COMMAND while the pinger pings SOCKET; sets PING (its JSON)
-# and OUT (the command's stdout)
+# pinging SOCKET PROTOCOL SERVER-PID COMMAND...: runs COMMAND while the pinger pings SOCKET; sets PING
+# (its JSON) and OUT (the command's stdout)
 pinging() {
-    local sock=$1 proto=$2
-    shift 2
-    "${CLIENT_PIN[@]}" "$HERE/out/pinger" --socket "$sock" --protocol "$proto" >"$TMP/ping.json" &
+    local sock=$1 proto=$2 pid=$3
+    shift 3
+    "${CLIENT_PIN[@]}" "$HERE/out/pinger" --socket "$sock" --protocol "$proto" --server-pid "$pid" \
+        >"$TMP/ping.json" &
     local pinger=$!
     sleep 0.3
     OUT=$("$@") || {
@@ -59,9 +62,9 @@ mb() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
 stalls_of() { sed -n 's/.*"stalls":\(\[.*\]\)}.*/\1/p' <<<"$1"; }
 
 row() { # row WHAT SERVER RATE EXTRA
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$(fmt 1 "$(field max_ms "$PING")")" \
-        "$(fmt 2 "$(field p999_ms "$PING")")" "$(field over_10ms "$PING")" "$(fmt_int "$(field pings "$PING")")" \
-        "$3" "$4"
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$(fmt 1 "$(field max_ms "$PING")")" \
+        "$(fmt 2 "$(field p999_ms "$PING")")" "$(field over_10ms "$PING")" "$(fmt 1 "$(field max_busy_ms "$PING")")" \
+        "$(fmt_int "$(field pings "$PING")")" "$3" "$4"
     log "  $1 / $2: $PING"
 }
 
@@ -77,8 +80,8 @@ START=$(date -u +%Y-%m-%dT%H:%M:%SZ)
     machine_line
     echo "- a ping every ms on a second connection, each timed from its write to its reply; the fill keeps $WINDOW requests in flight"
     echo
-    echo "| work | server | worst ping ms | p99.9 ms | pings over 10 ms | pings | fill rate /s | notes |"
-    echo "|---|---|---:|---:|---:|---:|---:|---|"
+    echo "| work | server | worst ping ms | p99.9 ms | pings over 10 ms | most server CPU in one wait, ms | pings | fill rate /s | notes (longest waits: [s, wait ms, server CPU ms]) |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
 } >"$TMP/table.md"
 
 for r in $ROWS; do
@@ -87,26 +90,26 @@ for r in $ROWS; do
         wait_idle
         start_queryd
         rss0=$(settle_rss "$QUERYD_PID")
-        pinging "$QUERYD_SOCK" queryd fill "$QUERYD_SOCK" queryd
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" fill "$QUERYD_SOCK" queryd
         rss1=$(settle_rss "$QUERYD_PID")
         row "fill to $(fmt_int "$KEYS")" queryd "$(fmt_int "$(field rate "$OUT")")" \
-            "RSS $(mb "$rss0") → $(mb "$rss1") MB; longest waits [s, ms]: $(stalls_of "$PING")" >>"$TMP/table.md"
+            "RSS $(mb "$rss0") → $(mb "$rss1") MB; $(stalls_of "$PING")" >>"$TMP/table.md"
         stop_queryd
         if [[ "$REDIS" == 1 ]]; then
             wait_idle
             start_redis
-            pinging "$REDIS_SOCK" redis fill "$REDIS_SOCK" redis
+            pinging "$REDIS_SOCK" redis "$REDIS_PID" fill "$REDIS_SOCK" redis
             row "fill to $(fmt_int "$KEYS")" redis "$(fmt_int "$(field rate "$OUT")")" \
-                "longest waits [s, ms]: $(stalls_of "$PING")" >>"$TMP/table.md"
+                "$(stalls_of "$PING")" >>"$TMP/table.md"
             stop_redis
         fi
         ;;
     deep)
         wait_idle
         start_queryd
-        pinging "$QUERYD_SOCK" queryd fill "$QUERYD_SOCK" queryd 1
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" fill "$QUERYD_SOCK" queryd 1
         row "fill to $(fmt_int "$KEYS"), keys [\"m\",i,\"v\"]" queryd "$(fmt_int "$(field rate "$OUT")")" \
-            "longest waits [s, ms]: $(stalls_of "$PING")" >>"$TMP/table.md"
+            "$(stalls_of "$PING")" >>"$TMP/table.md"
         stop_queryd
         ;;
     gc)
@@ -116,7 +119,7 @@ for r in $ROWS; do
         OUT=$(fill "$QUERYD_SOCK" queryd) || fail "fill failed: $OUT"
         rss1=$(settle_rss "$QUERYD_PID")
         # the default gcTime is 5 minutes
-        pinging "$QUERYD_SOCK" queryd call '{"jsonrpc":"2.0","id":1,"method":"clock.advance","params":{"ms":300001}}'
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" call '{"jsonrpc":"2.0","id":1,"method":"clock.advance","params":{"ms":300001}}'
         rss2=$(settle_rss "$QUERYD_PID")
         queries=$(field queries "$(call '{"jsonrpc":"2.0","id":1,"method":"server.stats"}')")
         row "$(fmt_int "$KEYS") queries reach gcTime together" queryd "—" \
@@ -128,7 +131,7 @@ for r in $ROWS; do
         wait_idle
         start_queryd
         OUT=$(fill "$QUERYD_SOCK" queryd) || fail "fill failed: $OUT"
-        pinging "$QUERYD_SOCK" queryd call '{"jsonrpc":"2.0","id":1,"method":"queries.invalidate","params":{"filter":{"key":["m"]}}}'
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" call '{"jsonrpc":"2.0","id":1,"method":"queries.invalidate","params":{"filter":{"key":["m"]}}}'
         row "\`queries.invalidate\` matching $(fmt_int "$KEYS")" queryd "—" "reply: $(cut -c1-80 <<<"$OUT")" \
             >>"$TMP/table.md"
         stop_queryd
