@@ -3,10 +3,6 @@
 // shrinking when fewer than an eighth of the slots are used, each change of size migrating a
 // bounded number of slots per operation.
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The growth policy and hash-to-slot mapping of the open-addressing tables.
 enum OpenAddressing {
     /// The smallest capacity of a table that holds anything (an empty table has no storage).
@@ -45,17 +41,11 @@ enum OpenAddressing {
 
     /// Asks the allocator to return free memory to the system after a table freed a buffer of
     /// `capacity` slots. The buffer itself, allocated by pages, went back already; this returns
-    /// the pages freed by the removals that shrank the table (queries, keys, values).
+    /// the pages of the elements whose removal shrank the table, when they were freed as they went
+    /// (after a removal that holds the elements until it ends, the remover should call
+    /// `SystemMemory.releaseFreePages` itself).
     static func releaseMemory(afterFreeing capacity: Int) {
-        #if canImport(Glibc)
-            // glibc's `malloc_trim` (declared in <malloc.h>, which the Glibc module leaves out),
-            // found by name; it is called a handful of times per large removal.
-            guard capacity >= releaseThreshold,
-                let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim")
-            else { return }
-            typealias MallocTrim = @convention(c) (Int) -> Int32
-            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-        #endif
+        if capacity >= releaseThreshold { SystemMemory.releaseFreePages() }
     }
 
     /// The home slot of `hash` in `capacity` slots, from its high bits ("fastrange": the high word
