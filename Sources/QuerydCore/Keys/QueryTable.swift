@@ -193,7 +193,7 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
         if buffer != nil, !isKnownUniquelyReferenced(&buffer) { buffer = buffer?.copy() }
     }
 
-    /// Removes `element` (this exact object). Returns false, changing nothing, when it is not stored.
+    /// Removes `element` (this exact object). Returns false, removing nothing, when it is not stored.
     @discardableResult
     public mutating func remove(_ element: Element) -> Bool {
         guard count > 0 else { return false }
