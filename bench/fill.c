@@ -2,7 +2,8 @@
  * fill: load N keys with --value-bytes long values over one pipelined connection, into queryd
  * (`query.set {key:["m",i], data:VALUE}`) or Redis (`SET ["m",i] VALUE`: the same key text and the same
  * value bytes). VALUE is the JSON object {"i":i,"pad":"xx.."} padded to exactly --value-bytes bytes, so
- * every value differs. Prints {"keys":n,"seconds":s,"rate":r,"errors":e}.
+ * every value differs. With --deep the keys are ["m",i,"v"] (a million children of the node ["m"]
+ * instead of a million leaves). Prints {"keys":n,"seconds":s,"rate":r,"errors":e}.
  *
  * Build: cc -O2 -o bench/out/fill bench/fill.c
  */
@@ -10,6 +11,7 @@
 #include "benchio.h"
 
 static int value_bytes = 100;
+static const char *key_tail = ""; /* ",\"v\"" with --deep */
 
 /* The value of key i into out; returns its length (exactly value_bytes unless i's digits exceed it). */
 static size_t value_of(uint64_t i, char *out) {
@@ -25,8 +27,8 @@ static size_t gen_queryd(void *ctx, uint64_t i, char *out, size_t cap) {
     (void)ctx;
     if (cap < (size_t)value_bytes + 256) bio_die("write buffer too small");
     size_t n = (size_t)sprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%llu,\"method\":\"query.set\",\"params\":{\"key\":"
-                                    "[\"m\",%llu],\"data\":",
-                               (unsigned long long)i + 1, (unsigned long long)i);
+                                    "[\"m\",%llu%s],\"data\":",
+                               (unsigned long long)i + 1, (unsigned long long)i, key_tail);
     n += value_of(i, out + n);
     memcpy(out + n, "}}\n", 3);
     return n + 3;
@@ -36,7 +38,7 @@ static size_t gen_redis(void *ctx, uint64_t i, char *out, size_t cap) {
     (void)ctx;
     if (cap < (size_t)value_bytes + 256) bio_die("write buffer too small");
     char key[48], value[4096];
-    int klen = sprintf(key, "[\"m\",%llu]", (unsigned long long)i);
+    int klen = sprintf(key, "[\"m\",%llu%s]", (unsigned long long)i, key_tail);
     size_t vlen = value_of(i, value);
     size_t n = (size_t)sprintf(out, "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%zu\r\n", klen, key, vlen);
     memcpy(out + n, value, vlen);
@@ -57,9 +59,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--from")) from = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--window")) window = atoi(v);
         else if (!strcmp(a, "--value-bytes")) value_bytes = atoi(v);
+        else if (!strcmp(a, "--deep")) key_tail = atoi(v) ? ",\"v\"" : "";
         else {
             fprintf(stderr, "usage: fill --socket PATH --count N [--from I] [--protocol queryd|redis] [--window W]"
-                            " [--value-bytes B]\n");
+                            " [--value-bytes B] [--deep 0|1]\n");
             return 2;
         }
     }

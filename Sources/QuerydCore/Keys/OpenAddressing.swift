@@ -1,6 +1,7 @@
 // Sizing and slot arithmetic shared by the open-addressing tables `QueryTable` and `ObjectSet`:
 // any capacity (not only powers of two), a maximum load of about 85%, growth by half, and
-// shrinking when fewer than an eighth of the slots are used.
+// shrinking when fewer than an eighth of the slots are used, each change of size migrating a
+// bounded number of slots per operation.
 
 /// The growth policy and hash-to-slot mapping of the open-addressing tables.
 enum OpenAddressing {
@@ -24,6 +25,27 @@ enum OpenAddressing {
         if count == 0 { return capacity == 0 ? nil : 0 }
         guard count < capacity / 8 else { return nil }
         return max(minimumCapacity, count * 2)
+    }
+
+    /// How many slots of the previous buffer one insertion or removal migrates while a table
+    /// changes size. A table grows at 85% load to half as large again, so it can take
+    /// 0.85 × 1.5 − 0.85 ≈ 0.43 insertions per old slot before it must grow again; a same-size
+    /// rebuild that clears tombstones, 0.21; a shrink leaves 2 × count slots, room for
+    /// 0.7 × count insertions while 8 × count old slots drain. A step of 12 or more ends every
+    /// migration before the next is due; 32 keeps a step to a few µs.
+    static let migrationStep = 32
+
+    /// The size of a freed buffer, in slots, from which the allocator is asked to give free memory
+    /// back to the system (about 1 MB of slots: large removals, not everyday churn).
+    static let releaseThreshold = 1 << 17
+
+    /// Asks the allocator to return free memory to the system after a table freed a buffer of
+    /// `capacity` slots. The buffer itself, allocated by pages, went back already; this returns
+    /// the pages of the elements whose removal shrank the table, when they were freed as they went
+    /// (after a removal that holds the elements until it ends, the remover should call
+    /// `SystemMemory.releaseFreePages` itself).
+    static func releaseMemory(afterFreeing capacity: Int) {
+        if capacity >= releaseThreshold { SystemMemory.releaseFreePages() }
     }
 
     /// The home slot of `hash` in `capacity` slots, from its high bits ("fastrange": the high word

@@ -6,7 +6,7 @@
 // prefix filters: each node keeps the elements whose keys end one level below it in identity sets,
 // so a key costs one table slot and one set slot, and `["m", i]` for a million `i` is two nodes.
 // Matching walks one path for scalar filter elements; at levels where the filter element is an
-// array or object it partial-matches only the siblings of that kind. A final scalar element is
+// array or object it partial-matches only the array and object siblings. A final scalar element is
 // found exactly in the table; everything below the end of the prefix matches.
 
 public import QuerydJSON
@@ -18,7 +18,7 @@ public import QuerydJSON
 /// copy); the elements themselves are shared references.
 public struct QueryIndex<Element: QueryIndexElement> {
     private var table = QueryTable<Element>()
-    private var root = QueryIndexNode<Element>(path: [UInt8(ascii: "[")])
+    private var root = QueryIndexNode<Element>(path: [UInt8(ascii: "[")], step: .null)
 
     /// Creates an empty index.
     public init() {}
@@ -108,6 +108,16 @@ public struct QueryIndex<Element: QueryIndexElement> {
     /// The number of trie nodes below the root and of elements in their sets (for tests of
     /// pruning; the elements always number `count`).
     var shape: (nodes: Int, leaves: Int) { root.shape }
+
+    /// Whether the exact-lookup table is moving its elements to new slots (for tests).
+    var isMigrating: Bool { table.isMigrating }
+
+    /// The trie node of `prefix`, if any (for tests).
+    func node(_ prefix: [JSONValue]) -> QueryIndexNode<Element>? {
+        var node: QueryIndexNode<Element>? = root
+        for step in prefix { node = node?.child(step) }
+        return node
+    }
 
     /// The slot storage of the exact-lookup table per element (for tests of memory).
     var tableBytesPerEntry: Double { table.bytesPerEntry }

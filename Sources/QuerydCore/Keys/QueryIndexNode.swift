@@ -1,42 +1,54 @@
 // An inner node of `QueryIndex`'s trie: one distinct proper prefix of the stored keys.
 //
 // A node holds the elements whose keys end one level below it (in two `ObjectSet`s: scalar last
-// element, array/object last element) and the nodes of longer prefixes, keyed by element and split
-// by kind: scalars by exact hashed lookup, arrays and objects apart so a structured filter element
-// partial-matches only siblings of its own kind. Keys are never trie nodes themselves, so a
-// million keys `["m", i]` live in one node's scalar set.
+// element, array/object last element) and the nodes of longer prefixes, found by the element that
+// leads to them and split by kind, so a structured filter element partial-matches only structured
+// siblings. Keys are never trie nodes themselves, so a million keys `["m", i]` live in one node's
+// scalar set; a million keys `["user", i, "posts"]` make a million children of one node. Both kinds
+// of set grow and shrink incrementally (`HashedSet`), so no insertion pays for a whole set.
 
 import QuerydJSON
+
+/// Finds a trie node's children by the key element that leads to each (JSON equality: `1 == 1.0`).
+enum ChildMembership<Element: QueryIndexElement>: SetMembership {
+    static func key(of node: QueryIndexNode<Element>) -> JSONValue { node.step }
+
+    static func hash(_ key: JSONValue) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(key)
+        return UInt64(UInt(bitPattern: hasher.finalize()))
+    }
+
+    static func matches(_ node: QueryIndexNode<Element>, _ key: JSONValue) -> Bool { node.step == key }
+}
 
 /// A trie node; a reference type so paths can be walked and edited in place (`QueryIndex` copies
 /// the trie before mutating a shared one).
 final class QueryIndexNode<Element: QueryIndexElement> {
+    typealias Children = HashedSet<ChildMembership<Element>>
+
     /// The canonical bytes of this node's prefix as an open array ready for one more element:
     /// `[` at the root, `["m",` below it.
     let path: [UInt8]
+    /// The last element of this node's prefix (null at the root, which has none).
+    let step: JSONValue
     /// Elements whose key is this prefix plus one scalar.
     var scalarLeaves = ObjectSet<Element>()
     /// Elements whose key is this prefix plus one array or object.
     var structuredLeaves = ObjectSet<Element>()
-    /// Longer prefixes continuing with an integral number within Int64.
-    var integers: [Int64: QueryIndexNode] = [:]
-    /// Longer prefixes continuing with a string.
-    var strings: [String: QueryIndexNode] = [:]
-    /// Longer prefixes continuing with null, a boolean, or another number.
-    var otherScalars: [JSONValue: QueryIndexNode] = [:]
-    /// Longer prefixes continuing with an array.
-    var arrays: [JSONValue: QueryIndexNode] = [:]
-    /// Longer prefixes continuing with an object.
-    var objects: [JSONValue: QueryIndexNode] = [:]
+    /// Longer prefixes continuing with a scalar.
+    var scalarChildren = Children()
+    /// Longer prefixes continuing with an array or an object.
+    var structuredChildren = Children()
 
-    init(path: [UInt8]) {
+    init(path: [UInt8], step: JSONValue) {
         self.path = path
+        self.step = step
     }
 
     /// Whether the node holds no element and no child, so its parent can drop it.
     var isEmpty: Bool {
-        scalarLeaves.isEmpty && structuredLeaves.isEmpty && integers.isEmpty && strings.isEmpty
-            && otherScalars.isEmpty && arrays.isEmpty && objects.isEmpty
+        scalarLeaves.isEmpty && structuredLeaves.isEmpty && scalarChildren.isEmpty && structuredChildren.isEmpty
     }
 
     /// Appends the canonical bytes of one key element.
@@ -48,15 +60,7 @@ final class QueryIndexNode<Element: QueryIndexElement> {
 
     /// The child reached by `element`, if any.
     func child(_ element: JSONValue) -> QueryIndexNode? {
-        switch element {
-        case .string(let text): return strings.isEmpty ? nil : strings[text]
-        case .number(let number):
-            if let integer = number.int64Value { return integers.isEmpty ? nil : integers[integer] }
-            return otherScalars[element]
-        case .null, .bool: return otherScalars[element]
-        case .array: return arrays[element]
-        case .object: return objects[element]
-        }
+        isStructured(element) ? structuredChildren.member(element) : scalarChildren.member(element)
     }
 
     /// The child reached by `element`, created if needed.
@@ -65,48 +69,21 @@ final class QueryIndexNode<Element: QueryIndexElement> {
         var path = self.path
         Self.appendCanonical(element, to: &path)
         path.append(UInt8(ascii: ","))
-        let node = QueryIndexNode(path: path)
-        switch element {
-        case .string(let text): strings[text] = node
-        case .number(let number):
-            if let integer = number.int64Value {
-                integers[integer] = node
-            } else {
-                otherScalars[element] = node
-            }
-        case .null, .bool: otherScalars[element] = node
-        case .array: arrays[element] = node
-        case .object: objects[element] = node
+        let node = QueryIndexNode(path: path, step: element)
+        if isStructured(element) {
+            structuredChildren.insertNew(node)
+        } else {
+            scalarChildren.insertNew(node)
         }
         return node
     }
 
     /// Drops the child reached by `element`.
     func removeChild(_ element: JSONValue) {
-        switch element {
-        case .string(let text): Self.remove(text, from: &strings)
-        case .number(let number):
-            if let integer = number.int64Value {
-                Self.remove(integer, from: &integers)
-            } else {
-                Self.remove(element, from: &otherScalars)
-            }
-        case .null, .bool: Self.remove(element, from: &otherScalars)
-        case .array: Self.remove(element, from: &arrays)
-        case .object: Self.remove(element, from: &objects)
-        }
-    }
-
-    /// Removes `key` from `map`, giving memory back when the map has become sparse (dictionaries
-    /// never shrink by themselves).
-    private static func remove<Key: Hashable>(_ key: Key, from map: inout [Key: QueryIndexNode]) {
-        map.removeValue(forKey: key)
-        if map.isEmpty {
-            map = [:]
-        } else if map.capacity >= 64, map.count * 8 < map.capacity {
-            var shrunk = [Key: QueryIndexNode](minimumCapacity: map.count)
-            for (key, value) in map { shrunk[key] = value }
-            map = shrunk
+        if isStructured(element) {
+            structuredChildren.remove(element)
+        } else {
+            scalarChildren.remove(element)
         }
     }
 
@@ -145,9 +122,8 @@ final class QueryIndexNode<Element: QueryIndexElement> {
         let rest = prefix.dropFirst()
         switch element {
         case .array, .object:
-            let children = isStructuredArray(element) ? arrays : objects
-            for (candidate, node) in children where KeyMatching.partialMatch(candidate, filter: element) {
-                node.visit(prefix: rest, table: table, body)
+            structuredChildren.forEach { node in
+                if KeyMatching.partialMatch(node.step, filter: element) { node.visit(prefix: rest, table: table, body) }
             }
             guard rest.isEmpty else { return }
             structuredLeaves.forEach { leaf in
@@ -168,46 +144,34 @@ final class QueryIndexNode<Element: QueryIndexElement> {
         }
     }
 
-    private func isStructuredArray(_ element: JSONValue) -> Bool {
-        if case .array = element { return true }
-        return false
-    }
-
     /// Calls `body` for every element at or below this node.
     func visitAll(_ body: (Element) -> Void) {
         scalarLeaves.forEach(body)
         structuredLeaves.forEach(body)
-        for node in integers.values { node.visitAll(body) }
-        for node in strings.values { node.visitAll(body) }
-        for node in otherScalars.values { node.visitAll(body) }
-        for node in arrays.values { node.visitAll(body) }
-        for node in objects.values { node.visitAll(body) }
+        scalarChildren.forEach { $0.visitAll(body) }
+        structuredChildren.forEach { $0.visitAll(body) }
     }
 
     /// The number of nodes below this one and of elements at or below it (for tests of pruning).
     var shape: (nodes: Int, leaves: Int) {
-        let children =
-            Array(integers.values) + Array(strings.values) + Array(otherScalars.values) + Array(arrays.values)
-            + Array(objects.values)
-        var result = (nodes: children.count, leaves: scalarLeaves.count + structuredLeaves.count)
-        for node in children {
+        var result = (nodes: 0, leaves: scalarLeaves.count + structuredLeaves.count)
+        let add = { (node: QueryIndexNode) in
             let below = node.shape
-            result.nodes += below.nodes
+            result.nodes += 1 + below.nodes
             result.leaves += below.leaves
         }
+        scalarChildren.forEach(add)
+        structuredChildren.forEach(add)
         return result
     }
 
     /// A copy of this subtree that shares no node with it (elements are shared).
     func deepCopy() -> QueryIndexNode {
-        let copy = QueryIndexNode(path: path)
+        let copy = QueryIndexNode(path: path, step: step)
         copy.scalarLeaves = scalarLeaves
         copy.structuredLeaves = structuredLeaves
-        copy.integers = integers.mapValues { $0.deepCopy() }
-        copy.strings = strings.mapValues { $0.deepCopy() }
-        copy.otherScalars = otherScalars.mapValues { $0.deepCopy() }
-        copy.arrays = arrays.mapValues { $0.deepCopy() }
-        copy.objects = objects.mapValues { $0.deepCopy() }
+        scalarChildren.forEach { copy.scalarChildren.insertNew($0.deepCopy()) }
+        structuredChildren.forEach { copy.structuredChildren.insertNew($0.deepCopy()) }
         return copy
     }
 }

@@ -6,17 +6,23 @@
 // a probe compares a key only where the control byte's tag matches, so a miss rarely dereferences
 // an object. Hashes are seeded SipHash (`Hasher`) over the canonical bytes: clients choose keys,
 // so collisions must stay hard to provoke.
+//
+// The table grows, shrinks and clears its tombstones incrementally, as Redis's dict rehashes: it
+// allocates the new slots and then each insertion or removal moves the elements of at most
+// `OpenAddressing.migrationStep` old slots, so no single call pays for the whole table. While a
+// migration runs an element is in exactly one of the two buffers; a lookup tries the new one first
+// and the old one only on a miss, so a hit costs the same as without a migration.
 
 /// A hash table of `Element`s keyed by their keys' canonical bytes. At most one element per key.
-public struct QueryTable<Element: QueryIndexElement> {
-    /// One byte per slot: `empty`, `tombstone`, or `tag(hash)` for an occupied slot.
-    private var controls: [UInt8] = []
-    /// The element in each occupied slot; nil elsewhere.
-    private var slots: [Element?] = []
-    /// The number of elements stored.
+public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
+    /// The slots new elements go to; nil while the table is empty. Control bytes: `empty`,
+    /// `tombstone`, or `tag(hash)` for an occupied slot.
+    private var buffer: SlotBuffer<Element>?
+    /// While a migration runs, the slots it empties into `buffer` (`buffer.previous`); its slots
+    /// below `buffer.migrated` are all free (tombstones or empty).
+    private var draining: SlotBuffer<Element>? { buffer?.previous }
+    /// The number of elements stored (in both buffers).
     public private(set) var count = 0
-    /// Slots whose element was removed and that still continue probe sequences.
-    private(set) var tombstones = 0
 
     private static var empty: UInt8 { 0 }
     private static var tombstone: UInt8 { 1 }
@@ -24,14 +30,23 @@ public struct QueryTable<Element: QueryIndexElement> {
     /// Creates an empty table (it allocates nothing until the first insertion).
     public init() {}
 
-    /// The number of slots.
-    public var capacity: Int { slots.count }
+    /// The number of slots new elements go to.
+    public var capacity: Int { buffer?.capacity ?? 0 }
 
-    /// Bytes of slot storage per stored element (capacity × (1 + 8) / count); 0 when empty.
+    /// Slots of `buffer` whose element was removed and that still continue probe sequences.
+    var tombstones: Int { buffer?.tombstones ?? 0 }
+
+    /// Whether elements are still moving from the previous slots to the current ones.
+    var isMigrating: Bool { draining != nil }
+
+    /// The elements still in the previous slots (0 when no migration runs).
+    var elementsToMigrate: Int { draining?.count ?? 0 }
+
+    /// Bytes of slot storage (of both buffers while migrating) per stored element; 0 when empty.
     public var bytesPerEntry: Double {
         guard count > 0 else { return 0 }
         let slotSize = MemoryLayout<UInt8>.stride + MemoryLayout<Element?>.stride
-        return Double(capacity * slotSize) / Double(count)
+        return Double((capacity + (draining?.capacity ?? 0)) * slotSize) / Double(count)
     }
 
     @inline(__always)
@@ -39,6 +54,11 @@ public struct QueryTable<Element: QueryIndexElement> {
         var hasher = Hasher()
         hasher.combine(bytes: bytes)
         return UInt64(UInt(bitPattern: hasher.finalize()))
+    }
+
+    @inline(__always)
+    private static func hash(_ element: Unmanaged<Element>) -> UInt64 {
+        element._withUnsafeGuaranteedRef { $0.key.withCanonicalBytes { hash($0) } }
     }
 
     /// The control byte of an occupied slot: the top bit set, the hash's low 7 bits below it (the
@@ -74,120 +94,179 @@ public struct QueryTable<Element: QueryIndexElement> {
 
     /// The element whose key has exactly these canonical bytes, if any.
     public func element(canonicalBytes bytes: UnsafeRawBufferPointer) -> Element? {
+        // `buffer` is non-nil whenever the table holds an element.
         guard count > 0 else { return nil }
-        let capacity = slots.count
         let hash = Self.hash(bytes)
-        let tag = Self.tag(hash)
+        if let found = Self.find(bytes, hash: hash, in: buffer.unsafelyUnwrapped) { return found }
+        guard let draining else { return nil }
+        return Self.find(bytes, hash: hash, in: draining)
+    }
+
+    /// The element of `buffer` whose key has these canonical bytes (hashing to `hash`), if any.
+    @inline(__always)
+    private static func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64, in buffer: SlotBuffer<Element>)
+        -> Element?
+    {
+        let capacity = buffer.capacity
+        let controls = buffer.controls.unsafelyUnwrapped
+        let references = buffer.references
+        let tag = tag(hash)
         var index = OpenAddressing.slot(hash, capacity)
-        return controls.withUnsafeBufferPointer { controls in
-            // The probe reads references without retaining them (`Element?` and `Unmanaged<Element>?`
-            // are both one nullable pointer); only the one returned is retained.
-            slots.withUnsafeBufferPointer { slots in
-                slots.withMemoryRebound(to: Unmanaged<Element>?.self) { references in
-                    while true {
-                        let control = controls[index]
-                        if control == tag, let candidate = references[index],
-                            candidate._withUnsafeGuaranteedRef({
-                                $0.key.withCanonicalBytes { Self.equal($0, bytes) }
-                            })
-                        {
-                            return candidate.takeUnretainedValue()
-                        }
-                        if control == Self.empty { return nil }
-                        index += 1
-                        if index == capacity { index = 0 }
-                    }
-                }
+        // The probe reads references without retaining them; only the one returned is retained.
+        while true {
+            let control = controls[index]
+            if control == tag, let candidate = references[index],
+                candidate._withUnsafeGuaranteedRef({ $0.key.withCanonicalBytes { equal($0, bytes) } })
+            {
+                return candidate.takeUnretainedValue()
             }
+            if control == empty { return nil }
+            index += 1
+            if index == capacity { index = 0 }
         }
     }
 
     /// Adds `element`.
     /// - Precondition: no stored element has a key equal to `element.key` (checked in debug builds).
     public mutating func insert(_ element: Element) {
-        element.key.withCanonicalBytes { bytes in
+        let hash = element.key.withCanonicalBytes { bytes in
             assert(self.element(canonicalBytes: bytes) == nil, "QueryTable.insert: the key is already stored")
-            if count + tombstones + 1 > OpenAddressing.maximumLoad(capacity) {
-                // Grow when live elements fill the table; when tombstones do, rebuilding in place
-                // clears them and leaves at least a fifth of the slots free.
-                let limit = OpenAddressing.maximumLoad(capacity)
-                rehash(capacity: count + 1 > limit * 3 / 4 ? OpenAddressing.grown(capacity) : capacity)
-            }
-            place(element, hash: Self.hash(bytes))
+            return Self.hash(bytes)
         }
+        makeUnique()
+        buffer?.migrationStep(by: Self.self)
+        if !hasRoomForOneMore {
+            // Grow when live elements fill the table; when tombstones do, a fresh buffer of the same
+            // size clears them and leaves at least a fifth of the slots free.
+            let limit = OpenAddressing.maximumLoad(capacity)
+            migrate(to: count + 1 > limit * 3 / 4 ? OpenAddressing.grown(capacity) : capacity)
+        }
+        Self.place(.passRetained(element), hash: hash, in: buffer.unsafelyUnwrapped)
+        count += 1
     }
 
-    /// Puts `element` in the first free slot (empty or tombstone) of its probe sequence.
-    private mutating func place(_ element: Element, hash: UInt64) {
-        let capacity = slots.count
+    /// Whether `buffer` can take one more element within its maximum load (counting tombstones).
+    private var hasRoomForOneMore: Bool {
+        guard let buffer else { return false }
+        return buffer.count + buffer.tombstones + 1 <= OpenAddressing.maximumLoad(buffer.capacity)
+    }
+
+    /// Puts `element` (its reference owned by the caller, handed to the buffer) in the first free
+    /// slot (empty or tombstone) of its probe sequence.
+    private static func place(_ element: Unmanaged<Element>, hash: UInt64, in buffer: SlotBuffer<Element>) {
+        let capacity = buffer.capacity
+        let controls = buffer.controls.unsafelyUnwrapped
         var index = OpenAddressing.slot(hash, capacity)
         while controls[index] >= 0x80 {
             index += 1
             if index == capacity { index = 0 }
         }
-        if controls[index] == Self.tombstone { tombstones -= 1 }
-        controls[index] = Self.tag(hash)
-        slots[index] = element
-        count += 1
+        if controls[index] == tombstone { buffer.tombstones -= 1 }
+        controls[index] = tag(hash)
+        buffer.references[index] = element
+        buffer.count += 1
     }
 
-    /// Moves every element into fresh storage of `newCapacity` slots (none when zero), dropping
-    /// tombstones.
-    private mutating func rehash(capacity newCapacity: Int) {
-        let old = slots
-        let oldControls = controls
-        controls = [UInt8](repeating: Self.empty, count: newCapacity)
-        slots = [Element?](repeating: nil, count: newCapacity)
-        count = 0
-        tombstones = 0
-        for index in old.indices where oldControls[index] >= 0x80 {
-            let element = old[index]!
-            place(element, hash: element.key.withCanonicalBytes { Self.hash($0) })
+    /// Starts moving every element into a fresh buffer of `newCapacity` slots (or more, to leave
+    /// room for one more element) and takes the first step.
+    private mutating func migrate(to newCapacity: Int) {
+        buffer = SlotBuffer.migration(from: buffer, capacity: newCapacity, count: count, controls: true, by: Self.self)
+    }
+
+    /// Moves the elements in `slots` of `source` to `target`, leaving tombstones.
+    static func move(from source: SlotBuffer<Element>, slots: Range<Int>, to target: SlotBuffer<Element>) {
+        let controls = source.controls.unsafelyUnwrapped
+        for index in slots where controls[index] >= 0x80 {
+            guard let element = source.references[index] else { continue }
+            // The reference moves without a retain: the new slot takes over the old one's.
+            controls[index] = tombstone
+            source.references[index] = nil
+            source.count -= 1
+            source.tombstones += 1
+            place(element, hash: hash(element), in: target)
         }
     }
 
-    /// Removes `element` (this exact object). Returns false, changing nothing, when it is not stored.
+    /// Gives this table buffers no other copy shares, before a mutation.
+    private mutating func makeUnique() {
+        // A buffer's previous one is referenced only by it (`copy` copies both).
+        if buffer != nil, !isKnownUniquelyReferenced(&buffer) { buffer = buffer?.copy() }
+    }
+
+    /// Removes `element` (this exact object). Returns false, removing nothing, when it is not stored.
     @discardableResult
     public mutating func remove(_ element: Element) -> Bool {
         guard count > 0 else { return false }
-        let capacity = slots.count
+        makeUnique()
         let hash = element.key.withCanonicalBytes { Self.hash($0) }
-        let tag = Self.tag(hash)
-        var index = OpenAddressing.slot(hash, capacity)
-        while true {
-            let control = controls[index]
-            if control == Self.empty { return false }
-            if control == tag, slots[index] === element { break }
-            index += 1
-            if index == capacity { index = 0 }
-        }
-        slots[index] = nil
+        buffer?.migrationStep(by: Self.self)
+        guard removeStored(element, hash: hash) else { return false }
         count -= 1
-        let next = index + 1 == capacity ? 0 : index + 1
-        if controls[next] == Self.empty {
-            // Nothing probes past an empty slot, so this slot and the tombstones just before it
-            // end no sequence any more: they become empty.
-            controls[index] = Self.empty
-            var previous = index == 0 ? capacity - 1 : index - 1
-            while controls[previous] == Self.tombstone {
-                controls[previous] = Self.empty
-                tombstones -= 1
-                previous = previous == 0 ? capacity - 1 : previous - 1
-            }
-        } else {
-            controls[index] = Self.tombstone
-            tombstones += 1
-        }
-        if let newCapacity = OpenAddressing.shrunk(count: count, capacity: capacity) {
-            rehash(capacity: newCapacity)
+        if count == 0 {
+            let freed = capacity
+            buffer = nil  // the last references: the slots are freed here
+            OpenAddressing.releaseMemory(afterFreeing: freed)
+        } else if draining == nil, let newCapacity = OpenAddressing.shrunk(count: count, capacity: capacity) {
+            migrate(to: newCapacity)
         }
         return true
     }
 
-    /// Calls `body` with every stored element, in unspecified order.
+    /// Removes `element` from whichever buffer holds it.
+    private func removeStored(_ element: Element, hash: UInt64) -> Bool {
+        guard let buffer else { return false }
+        if Self.remove(element, hash: hash, from: buffer) { return true }
+        guard let draining else { return false }
+        return Self.remove(element, hash: hash, from: draining)
+    }
+
+    /// Removes `element` from `buffer` if it is there.
+    private static func remove(_ element: Element, hash: UInt64, from buffer: SlotBuffer<Element>) -> Bool {
+        let capacity = buffer.capacity
+        let controls = buffer.controls.unsafelyUnwrapped
+        let references = buffer.references
+        let tag = tag(hash)
+        let target = Unmanaged.passUnretained(element).toOpaque()
+        var index = OpenAddressing.slot(hash, capacity)
+        while true {
+            let control = controls[index]
+            if control == empty { return false }
+            if control == tag, references[index]?.toOpaque() == target { break }
+            index += 1
+            if index == capacity { index = 0 }
+        }
+        references[index]?.release()
+        references[index] = nil
+        buffer.count -= 1
+        let next = index + 1 == capacity ? 0 : index + 1
+        if controls[next] == empty {
+            // Nothing probes past an empty slot, so this slot and the tombstones just before it
+            // end no sequence any more: they become empty.
+            controls[index] = empty
+            var previous = index == 0 ? capacity - 1 : index - 1
+            while controls[previous] == tombstone {
+                controls[previous] = empty
+                buffer.tombstones -= 1
+                previous = previous == 0 ? capacity - 1 : previous - 1
+            }
+        } else {
+            controls[index] = tombstone
+            buffer.tombstones += 1
+        }
+        return true
+    }
+
+    /// Calls `body` with every stored element, in unspecified order. `body` must not change the
+    /// table.
     public func forEach(_ body: (Element) throws -> Void) rethrows {
-        for index in controls.indices where controls[index] >= 0x80 {
-            try body(slots[index]!)
+        if let draining { try Self.forEach(in: draining, body) }
+        if let buffer { try Self.forEach(in: buffer, body) }
+    }
+
+    private static func forEach(in buffer: SlotBuffer<Element>, _ body: (Element) throws -> Void) rethrows {
+        let controls = buffer.controls.unsafelyUnwrapped
+        for index in 0..<buffer.capacity where controls[index] >= 0x80 {
+            if let element = buffer.references[index] { try body(element.takeUnretainedValue()) }
         }
     }
 }

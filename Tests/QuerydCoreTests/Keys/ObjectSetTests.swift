@@ -62,21 +62,33 @@ private final class Token {}
     }
 
     @Test func slotMemoryPerEntryStaysSmallAtEverySize() {
+        // Outside migrations the slots cost what one buffer does; during one (a short stretch
+        // after each growth) the previous buffer is still there beside the new one.
         let tokens = (0..<200_000).map { _ in Token() }
         var set = ObjectSet<Token>()
         var total = 0.0
         var samples = 0
         var worst = 0.0
+        var worstMigrating = 0.0
+        var migratingSamples = 0
         for (n, token) in tokens.enumerated() {
             set.insert(token)
-            if n + 1 >= 64 {
-                total += set.bytesPerEntry
-                samples += 1
-                worst = max(worst, set.bytesPerEntry)
+            guard n + 1 >= 64 else { continue }
+            if set.isMigrating {
+                worstMigrating = max(worstMigrating, set.bytesPerEntry)
+                migratingSamples += 1
+                continue
             }
+            total += set.bytesPerEntry
+            samples += 1
+            worst = max(worst, set.bytesPerEntry)
         }
         let average = total / Double(samples)
         #expect(average <= 12, "average \(average)")
         #expect(worst <= 14.5, "worst \(worst)")
+        #expect(worstMigrating <= 24, "worst while migrating \(worstMigrating)")
+        // A migration of C slots takes C / 32 insertions; the next growth comes 0.43 C later. With
+        // the growths before it (3 C in all), at most 11 % of the insertions find one running.
+        #expect(migratingSamples * 8 <= samples + migratingSamples, "migrating during \(migratingSamples) insertions")
     }
 }

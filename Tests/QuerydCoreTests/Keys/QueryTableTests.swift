@@ -138,18 +138,26 @@ final class KeyedElement: QueryIndexElement {
     }
 
     @Test func slotMemoryPerEntryStaysSmallAtEverySize() {
+        // Outside migrations the slots cost what one buffer does; during one (a short stretch
+        // after each growth) the previous buffer is still there beside the new one.
         var table = QueryTable<KeyedElement>()
         var total = 0.0
         var samples = 0
         var worst = 0.0
+        var worstMigrating = 0.0
+        var migratingSamples = 0
         for n in 0..<100_000 {
             table.insert(KeyedElement(n))
             let size = n + 1
-            if size >= 64 {
-                total += table.bytesPerEntry
-                samples += 1
-                worst = max(worst, table.bytesPerEntry)
+            guard size >= 64 else { continue }
+            if table.isMigrating {
+                worstMigrating = max(worstMigrating, table.bytesPerEntry)
+                migratingSamples += 1
+                continue
             }
+            total += table.bytesPerEntry
+            samples += 1
+            worst = max(worst, table.bytesPerEntry)
             if [100, 1000, 10_000, 100_000].contains(size) {
                 #expect(table.bytesPerEntry <= 16.5, "at \(size): \(table.bytesPerEntry)")
             }
@@ -157,5 +165,9 @@ final class KeyedElement: QueryIndexElement {
         let average = total / Double(samples)
         #expect(average <= 14, "average \(average)")
         #expect(worst <= 16.5, "worst \(worst)")
+        #expect(worstMigrating <= 27, "worst while migrating \(worstMigrating)")
+        // A migration of C slots takes C / 32 insertions; the next growth comes 0.43 C later. With
+        // the growths before it (3 C in all), at most 11 % of the insertions find one running.
+        #expect(migratingSamples * 8 <= samples + migratingSamples, "migrating during \(migratingSamples) insertions")
     }
 }

@@ -1,0 +1,147 @@
+// The slot memory of one open-addressing table (`QueryTable`, `ObjectSet`): a reference per slot
+// and, for `QueryTable`, a control byte per slot, both from `calloc`.
+//
+// Why not arrays: a growing table allocates its next storage while the old one still holds the
+// elements, and frees the old one once they have moved (incrementally, see `QueryTable`). An array
+// writes every slot when it is made and visits every slot when it is freed (to release its
+// references): at millions of slots that is tens of milliseconds in one go. `calloc` of a large
+// block hands out fresh zeroed pages from the kernel that are touched only as slots are used, and a
+// buffer whose slots are all empty frees without a visit.
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Zero-filled slots: `references[i]` is nil or a reference the buffer owns (retained once);
+/// `controls`, when allocated, holds one byte per slot for the owner's use (0 = empty).
+///
+/// Invariant kept by the owning table: `count` is the number of non-nil references; a reference is
+/// stored with `Unmanaged.passRetained` and either released when removed or moved, unretained, to
+/// another buffer whose slot takes over the ownership.
+final class SlotBuffer<Element: AnyObject> {
+    // The counters are 32-bit so that the object takes 56 bytes (a 64-byte block): a trie node's
+    // non-empty sets each have one, so their size shows in the memory per query of deep keys.
+    private let storedCapacity: Int32
+    private var storedCount: Int32 = 0
+    private var storedTombstones: Int32 = 0
+    private var storedMigrated: Int32 = 0
+    /// One reference per slot, nil in free ones.
+    let references: UnsafeMutablePointer<Unmanaged<Element>?>
+    /// One control byte per slot, if the owner asked for them.
+    let controls: UnsafeMutablePointer<UInt8>?
+    /// While a migration fills this buffer: the buffer it empties (referenced only from here).
+    var previous: SlotBuffer?
+
+    /// The number of slots.
+    var capacity: Int { Int(storedCapacity) }
+
+    /// Non-nil references.
+    var count: Int {
+        get { Int(storedCount) }
+        set { storedCount = Int32(newValue) }
+    }
+
+    /// Slots whose control byte marks a removed element (kept by owners that use tombstones).
+    var tombstones: Int {
+        get { Int(storedTombstones) }
+        set { storedTombstones = Int32(newValue) }
+    }
+
+    /// How many of `previous`'s slots the migration has emptied.
+    var migrated: Int {
+        get { Int(storedMigrated) }
+        set { storedMigrated = Int32(newValue) }
+    }
+
+    /// Zeroed storage of `capacity` slots (at least one).
+    init(capacity: Int, controls withControls: Bool) {
+        precondition(capacity > 0 && capacity <= Int(Int32.max), "SlotBuffer: \(capacity) slots")
+        storedCapacity = Int32(capacity)
+        // Zero bits are nil for `Unmanaged<Element>?` (a nullable pointer) and `empty` for controls.
+        self.references = Self.zeroed(capacity, MemoryLayout<Unmanaged<Element>?>.stride)
+            .bindMemory(to: Unmanaged<Element>?.self, capacity: capacity)
+        self.controls = withControls ? Self.zeroed(capacity, 1).bindMemory(to: UInt8.self, capacity: capacity) : nil
+    }
+
+    private static func zeroed(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer {
+        guard let memory = calloc(count, size) else { fatalError("SlotBuffer: out of memory for \(count) slots") }
+        return memory
+    }
+
+    deinit {
+        if count > 0 {
+            for index in 0..<capacity { references[index]?.release() }
+        }
+        free(references)
+        free(controls)
+    }
+
+    /// A buffer of the same slots holding the same references (each retained once more), with a
+    /// copy of its previous buffer.
+    func copy() -> SlotBuffer {
+        let copy = SlotBuffer(capacity: capacity, controls: controls != nil)
+        for index in 0..<capacity {
+            copy.references[index] = references[index]?.retain()
+        }
+        if let controls, let target = copy.controls {
+            target.update(from: controls, count: capacity)
+        }
+        copy.count = count
+        copy.tombstones = tombstones
+        copy.previous = previous?.copy()
+        copy.migrated = migrated
+        return copy
+    }
+}
+
+/// A table whose elements can move between its buffers (each table's own placement rules).
+protocol SlotMigrating {
+    associatedtype Element: AnyObject
+    /// Moves the elements in `slots` of `source` to `target`.
+    static func move(from source: SlotBuffer<Element>, slots: Range<Int>, to target: SlotBuffer<Element>)
+}
+
+extension SlotBuffer {
+    /// A fresh buffer of `capacity` slots (or more, to leave room for `count + 1` elements) that
+    /// will take over `current`'s elements a step at a time, the first step taken. What is left of
+    /// a migration still under way moves at once (only when elements arrive faster than
+    /// `OpenAddressing.migrationStep` allows for, which its arithmetic rules out).
+    static func migration<Table: SlotMigrating>(
+        from current: SlotBuffer?, capacity: Int, count: Int, controls: Bool, by table: Table.Type
+    ) -> SlotBuffer where Table.Element == Element {
+        var capacity = capacity
+        while OpenAddressing.maximumLoad(capacity) < count + 1 { capacity = OpenAddressing.grown(capacity) }
+        let fresh = SlotBuffer(capacity: capacity, controls: controls)
+        guard let current else { return fresh }
+        if let previous = current.previous {
+            Table.move(from: previous, slots: current.migrated..<previous.capacity, to: fresh)
+            current.previous = nil
+        }
+        if current.count > 0 {
+            fresh.previous = current
+            fresh.migrationStep(by: table)
+        }
+        return fresh
+    }
+
+    /// Moves the elements of the next `OpenAddressing.migrationStep` slots of `previous` here,
+    /// ending the migration when none is left there; when that migration shrank the table, asks
+    /// the allocator to give memory back to the system.
+    func migrationStep<Table: SlotMigrating>(by table: Table.Type) where Table.Element == Element {
+        let freed = moveNextSlots(by: table)
+        if freed > capacity { OpenAddressing.releaseMemory(afterFreeing: freed) }
+    }
+
+    /// The moving part of `migrationStep`: the capacity of the buffer it freed (0 while the
+    /// migration runs), freed by the time this returns.
+    private func moveNextSlots<Table: SlotMigrating>(by table: Table.Type) -> Int where Table.Element == Element {
+        guard let previous else { return 0 }
+        let end = min(migrated + OpenAddressing.migrationStep, previous.capacity)
+        Table.move(from: previous, slots: migrated..<end, to: self)
+        migrated = end
+        guard previous.count == 0 else { return 0 }
+        self.previous = nil
+        migrated = 0
+        return previous.capacity
+    }
+}
