@@ -38,8 +38,10 @@ extension QueryCache {
         return found
     }
 
-    /// Marks matched queries invalidated (stale) and refetches those `refetchType` selects.
-    public func invalidate(_ filter: QueryFilter, refetchType: RefetchType) -> Int {
+    /// Marks matched queries invalidated (stale) and refetches those `refetchType` selects. With
+    /// `cancelRefetch` false a fetch in flight is joined instead of replaced (TanStack's
+    /// `{cancelRefetch: false}`); a query without data always joins.
+    public func invalidate(_ filter: QueryFilter, refetchType: RefetchType, cancelRefetch: Bool = true) -> Int {
         let matched = matching(filter)
         for query in matched {
             dispatch(.invalidated, to: query)
@@ -51,16 +53,17 @@ extension QueryCache {
             case .inactive: if query.isActive { continue }
             case .all: break
             }
-            startFetch(query, options: query.lastOptions, cancelRefetch: true)
+            startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
         }
         return matched.count
     }
 
-    /// Refetches matched queries (skipping disabled and static ones), cancelling fetches in flight.
-    public func refetchQueries(_ filter: QueryFilter) -> Int {
+    /// Refetches matched queries (skipping disabled and static ones), replacing fetches in flight,
+    /// or joining them when `cancelRefetch` is false.
+    public func refetchQueries(_ filter: QueryFilter, cancelRefetch: Bool = true) -> Int {
         let matched = matching(filter)
         for query in matched where !query.isExcludedFromRefetch {
-            startFetch(query, options: query.lastOptions, cancelRefetch: true)
+            startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
         }
         return matched.count
     }
@@ -100,8 +103,9 @@ extension QueryCache {
     }
 
     /// Puts matched queries back to their initial state (initial data, if any), then refetches
-    /// the active ones. A fetch in flight is dropped; its waiters get -32003.
-    public func resetQueries(_ filter: QueryFilter) -> Int {
+    /// the active ones. A fetch in flight is dropped (as TanStack's `reset` cancels it); its waiters
+    /// get -32003. `cancelRefetch` is passed to the refetch, which finds no fetch left to join.
+    public func resetQueries(_ filter: QueryFilter, cancelRefetch: Bool = true) -> Int {
         let matched = matching(filter)
         for query in matched {
             let dropped = dropFetch(query)
@@ -113,7 +117,7 @@ extension QueryCache {
         }
         for query in matched {
             if query.isActive, !query.isExcludedFromRefetch {
-                startFetch(query, options: query.lastOptions, cancelRefetch: true)
+                startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
             } else {
                 collectWhenUnused(query)
             }

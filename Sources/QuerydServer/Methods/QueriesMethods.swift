@@ -7,15 +7,15 @@ import QuerydRPC
 enum QueriesMethods {
     static let all: [(String, MethodGate?, MethodHandler)] = [
         ("queries.invalidate", nil, invalidate),
-        ("queries.refetch", nil, { call throws(RPCError) in try matched(call) { $0.refetchQueries($1) } }),
+        ("queries.refetch", nil, refetch),
         ("queries.cancel", nil, { call throws(RPCError) in try matched(call) { $0.cancelQueries($1) } }),
         ("queries.remove", nil, { call throws(RPCError) in try matched(call) { $0.removeQueries($1) } }),
-        ("queries.reset", nil, { call throws(RPCError) in try matched(call) { $0.resetQueries($1) } }),
+        ("queries.reset", nil, reset),
         ("queries.list", nil, list),
     ]
 
     static func invalidate(_ call: MethodCall) throws(RPCError) {
-        try call.params.expect(["filter", "refetchType"])
+        try call.params.expect(["filter", "refetchType", "cancelRefetch"])
         let filter = try call.params.filter()
         var refetchType = RefetchType.active
         if let member = call.params["refetchType"] {
@@ -24,7 +24,24 @@ enum QueriesMethods {
             }
             refetchType = type
         }
-        let count = call.cache.invalidate(filter, refetchType: refetchType)
+        let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
+        let count = call.cache.invalidate(filter, refetchType: refetchType, cancelRefetch: cancelRefetch)
+        call.reply.succeed(["matched": .number(JSONNumber(count))])
+    }
+
+    /// `queries.refetch {filter?, cancelRefetch?}`.
+    static func refetch(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["filter", "cancelRefetch"])
+        let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
+        let count = call.cache.refetchQueries(try call.params.filter(), cancelRefetch: cancelRefetch)
+        call.reply.succeed(["matched": .number(JSONNumber(count))])
+    }
+
+    /// `queries.reset {filter?, cancelRefetch?}`.
+    static func reset(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["filter", "cancelRefetch"])
+        let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
+        let count = call.cache.resetQueries(try call.params.filter(), cancelRefetch: cancelRefetch)
         call.reply.succeed(["matched": .number(JSONNumber(count))])
     }
 
