@@ -20,6 +20,8 @@ public final class Server {
     }
     /// The requests waiting for an engine answer.
     var waitingCallers = WaitingCallers()
+    /// The subscribed counts (`queries.count` / `mutations.count` with `subscribe: true`).
+    var countWatches = CountWatches()
     /// The test clock, when `configuration.manualClock` is on.
     public let manualClock: ManualClock?
     let logger: Logger
@@ -83,6 +85,7 @@ public final class Server {
         if lastPushSession === session { lastPushSession = nil }
         cache.connectionClosed(session.connection)
         mutations.connectionClosed(session.connection)
+        countWatches.removeAll(of: session.connection)
         applyEffects()
     }
 
@@ -95,6 +98,7 @@ public final class Server {
     /// Writes every session's queued output; call once per loop iteration, before it sleeps.
     public func flush() {
         applyEffects()
+        if !countWatches.isEmpty { pushChangedCounts() }
         let waiting = held
         held = []
         for session in waiting { markDirty(session) }

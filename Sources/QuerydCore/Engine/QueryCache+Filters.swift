@@ -1,4 +1,5 @@
-// Operations over every query a filter matches: invalidate, refetch, cancel, remove, reset, list.
+// Operations over every query a filter matches: invalidate, refetch, cancel, remove, reset, set
+// data, count, list.
 //
 // Matching walks the query index, so a prefix costs in proportion to the queries it matches, not to
 // the size of the cache; the other filter fields are then checked on those queries only.
@@ -123,6 +124,35 @@ extension QueryCache {
             }
         }
         return matched.count
+    }
+
+    /// Writes data (or a merge patch, applied to each query's own data) to every cached query
+    /// `filter` matches, as TanStack's setQueriesData; returns their keys, in key order. All or
+    /// nothing: when one match cannot take its new data (an infinite query's shape, the size limit)
+    /// nothing is written.
+    public func setData(_ filter: QueryFilter, _ write: QueryWrite, updatedAt: Int64?) throws(CacheFailure)
+        -> [QueryKey]
+    {
+        let matched = matching(filter)
+        var planned: [PlannedWrite] = []
+        planned.reserveCapacity(matched.count)
+        for query in matched {
+            let plan = try plan(write, for: query)
+            let bytes = plan.data.encoded.count + query.key.canonicalByteCount
+            if bytes > maxDataBytes { throw .dataTooLarge(bytes: bytes, max: maxDataBytes) }
+            planned.append(plan)
+        }
+        let time = updatedAt ?? now
+        for (query, plan) in zip(matched, planned) {
+            _ = apply(plan, to: query, at: time)
+            collectWhenUnused(query, restart: false)
+        }
+        return matched.map(\.key)
+    }
+
+    /// How many queries `filter` matches (TanStack's isFetching with `fetchStatus: "fetching"`).
+    public func count(_ filter: QueryFilter) -> Int {
+        matching(filter).count
     }
 
     /// The matched queries' states (query-level staleness) with their subscription counts.
