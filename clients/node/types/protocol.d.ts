@@ -392,6 +392,8 @@ export interface Methods {
       mergePatch?: JsonValue;
       /** dataUpdatedAt to record; default now. */
       updatedAt?: number;
+      /** Compare-and-set: write only while the query's version is this one (0: only while the key is not cached); otherwise -32009 Version conflict with data {key, version: current}. */
+      ifVersion?: number;
     };
     result: QueryState;
   };
@@ -481,6 +483,8 @@ export interface Methods {
       filter?: QueryFilter;
       /** Which of the matches to refetch. */
       refetchType?: "active" | "inactive" | "all" | "none";
+      /** For the refetches: true replaces a fetch in flight of a query with data (its fetcher gets $/cancelRequest); false joins it (TanStack's {cancelRefetch: false}). */
+      cancelRefetch?: boolean;
     };
     result: {
       matched: number;
@@ -491,6 +495,8 @@ export interface Methods {
     params: {
       /** Which queries; absent matches every query. */
       filter?: QueryFilter;
+      /** True replaces a fetch in flight of a query with data (its fetcher gets $/cancelRequest); false joins it. */
+      cancelRefetch?: boolean;
     };
     result: {
       matched: number;
@@ -521,6 +527,8 @@ export interface Methods {
     params: {
       /** Which queries; absent matches every query. */
       filter?: QueryFilter;
+      /** Passed to the refetch of the active matches; reset drops a fetch in flight first (as TanStack's reset cancels it), so there is nothing left to join. */
+      cancelRefetch?: boolean;
     };
     result: {
       matched: number;
@@ -539,6 +547,35 @@ export interface Methods {
     result: Array<QueryStateWithObservers> | {
       nextCursor?: string;
       queries: Array<QueryStateWithObservers>;
+    };
+  };
+  /** Write data to every matching query. */
+  "queries.setData": {
+    params: {
+      /** Which queries (required; {} matches every query). */
+      filter: QueryFilter;
+      /** The new data (null is data). */
+      data?: JsonValue;
+      /** An RFC 7396 merge patch for each match's data. */
+      mergePatch?: JsonValue;
+      /** dataUpdatedAt to record; default now. */
+      updatedAt?: number;
+    };
+    result: {
+      matched: number;
+    };
+  };
+  /** Count matching queries, once or as a subscription. */
+  "queries.count": {
+    params: {
+      /** Which queries; absent matches every one. */
+      filter?: QueryFilter;
+      /** Also watch the count: pushes count.changed. */
+      subscribe?: boolean;
+    };
+    result: {
+      count: number;
+      subscription?: SubscriptionId;
     };
   };
   /** Serve mutate requests for mutation keys under a prefix. */
@@ -601,6 +638,27 @@ export interface Methods {
       filter?: MutationFilter;
     };
     result: Array<MutationState>;
+  };
+  /** Count matching mutations, once or as a subscription. */
+  "mutations.count": {
+    params: {
+      /** Which mutations; absent matches every one. */
+      filter?: MutationFilter;
+      /** Also watch the count: pushes count.changed. */
+      subscribe?: boolean;
+    };
+    result: {
+      count: number;
+      subscription?: SubscriptionId;
+    };
+  };
+  /** Stop watching a count. */
+  "count.unsubscribe": {
+    params: {
+      /** The id from queries.count or mutations.count. */
+      subscription: SubscriptionId;
+    };
+    result: Record<string, never>;
   };
   /** Set the daemon-wide network state. */
   "network.setOnline": {
@@ -759,6 +817,16 @@ export interface ServerToClient {
       subscription: SubscriptionId;
       /** The mutation's new state. */
       mutation: MutationState;
+    };
+    result: void;
+  };
+  /** A watched count changed (notification). */
+  "count.changed": {
+    params: {
+      /** The count subscription. */
+      subscription: SubscriptionId;
+      /** The new count. */
+      count: number;
     };
     result: void;
   };

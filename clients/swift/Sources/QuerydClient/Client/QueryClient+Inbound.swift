@@ -99,6 +99,11 @@ extension QueryClient {
                 let local = subscriptionByServerID[serverID]
             else { return }
             receivePush(params, for: local)
+        case "count.changed":
+            guard let serverID = params?["subscription"]?.intValue, let count = params?["count"]?.intValue else {
+                return
+            }
+            countWatches[serverID]?.yield(count)
         case "$/cancelRequest":
             guard let id = params?["id"]?.intValue else { return }
             serving.removeValue(forKey: id)?.cancel()

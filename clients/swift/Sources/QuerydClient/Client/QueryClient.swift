@@ -42,6 +42,8 @@ public actor QueryClient {
     var mutatorByServerID: [Int: Int] = [:]
     var subscriptions: [Int: SubscriptionEntry] = [:]
     var subscriptionByServerID: [Int: Int] = [:]
+    /// The streams of count subscriptions (`watchCount`), by the daemon's id.
+    var countWatches: [Int: AsyncStream<Int>.Continuation] = [:]
     /// Handler tasks answering the daemon's requests, by the daemon's request id.
     var serving: [Int: Task<Void, Never>] = [:]
     var eventListeners: [Int: AsyncStream<ConnectionEvent>.Continuation] = [:]
