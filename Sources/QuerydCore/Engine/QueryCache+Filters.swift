@@ -12,8 +12,9 @@ public enum RefetchType: String, Sendable {
 }
 
 extension QueryCache {
-    /// The queries `filter` matches, in key order (canonical text) so effects are deterministic.
-    func matching(_ filter: QueryFilter) -> [Query] {
+    /// The queries `filter` matches, in key order (canonical text) so effects are deterministic
+    /// (unless `sorted` is false: a count needs no order).
+    func matching(_ filter: QueryFilter, sorted: Bool = true) -> [Query] {
         var found: [Query] = []
         if let key = filter.key, filter.exact {
             if let query = queries[QueryKey(elements: key)] { found.append(query) }
@@ -33,7 +34,7 @@ extension QueryCache {
             if let status = filter.fetchStatus, query.fetchStatus != status { return false }
             return true
         }
-        if found.count > 1 {
+        if sorted, found.count > 1 {
             found.sort { $0.key < $1.key }
         }
         return found
@@ -152,7 +153,7 @@ extension QueryCache {
 
     /// How many queries `filter` matches (TanStack's isFetching with `fetchStatus: "fetching"`).
     public func count(_ filter: QueryFilter) -> Int {
-        matching(filter).count
+        matching(filter, sorted: false).count
     }
 
     /// The matched queries' states (query-level staleness) with their subscription counts.
