@@ -119,4 +119,21 @@ struct CountTests {
             try watcher.expectSilence()
         }
     }
+
+    @Test("server.hello names the additions: the count methods and notification, cancelRefetch, ifVersion")
+    func helloNamesTheAdditions() throws {
+        try withDaemon(["--manual-clock"]) { _, client in
+            let capabilities = try client.result("server.hello", [:]).member("capabilities")
+            guard case .array(let names)? = capabilities else {
+                Issue.record("no capabilities: \(String(describing: capabilities))")
+                return
+            }
+            for name: JSONValue in [
+                "queries.count", "mutations.count", "count.unsubscribe", "queries.setData",
+                "notification:count.changed", "param:cancelRefetch", "param:ifVersion",
+            ] {
+                #expect(names.contains(name), "\(name)")
+            }
+        }
+    }
 }
