@@ -39,6 +39,9 @@ public struct RPCErrorCode: Sendable, Hashable, RawRepresentable {
 
     /// -32008: the daemon does not admit the peer's uid (one line with `"id": null`, then it closes).
     public static let permissionDenied = RPCErrorCode(rawValue: -32008)
+    /// -32009: a compare-and-set write (`query.set` with `ifVersion`) found another version;
+    /// `data` holds the key and its current `version`.
+    public static let versionConflict = RPCErrorCode(rawValue: -32009)
 
     /// The short message sent with this code when no more specific one is given.
     public var standardMessage: String {
@@ -57,6 +60,7 @@ public struct RPCErrorCode: Sendable, Hashable, RawRepresentable {
         case .limitExceeded: return "Limit exceeded"
         case .mutationFailed: return "Mutation failed"
         case .permissionDenied: return "Permission denied"
+        case .versionConflict: return "Version conflict"
         case _ where Self.serverErrors.contains(rawValue): return "Server error"
         default: return "Error"
         }

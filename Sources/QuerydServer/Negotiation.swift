@@ -20,6 +20,8 @@ enum Negotiation {
     static let protocol2Capabilities = [
         "option:push", "option:echo", "field:epoch", "field:dataVersion", "notification:$/closing",
         "param:cursor", "param:_meta",
+        // Issue 16: params added to existing methods, and the count subscriptions' notification.
+        "param:cancelRefetch", "param:ifVersion", "notification:count.changed",
     ]
 
     /// The highest protocol in both this daemon's range and `requested` (absent: any).

@@ -104,4 +104,13 @@ struct Params {
     func filter() throws(RPCError) -> QueryFilter {
         do { return try QueryFilter(json: members["filter"]) } catch { throw Params.invalid(error) }
     }
+
+    /// What `query.set` and `queries.setData` write: exactly one of `data` and `mergePatch`.
+    func write() throws(RPCError) -> QueryWrite {
+        switch (members["data"], members["mergePatch"]) {
+        case (let data?, nil): return .data(data)
+        case (nil, let patch?): return .mergePatch(patch)
+        default: throw Params.invalid("data", "give exactly one of data and mergePatch")
+        }
+    }
 }

@@ -22,6 +22,8 @@ public final class Server {
     var waitingCallers = WaitingCallers()
     /// Every `cache.watch`.
     var cacheWatchers = CacheWatchers()
+    /// The subscribed counts (`queries.count` / `mutations.count` with `subscribe: true`).
+    var countWatches = CountWatches()
     /// The test clock, when `configuration.manualClock` is on.
     public let manualClock: ManualClock?
     let logger: Logger
@@ -85,6 +87,7 @@ public final class Server {
         if lastPushSession === session { lastPushSession = nil }
         cache.connectionClosed(session.connection)
         mutations.connectionClosed(session.connection)
+        countWatches.removeAll(of: session.connection)
         applyEffects()
         cacheWatchers.removeAll(of: session.connection)
         updateCacheEventReporting()
@@ -100,6 +103,7 @@ public final class Server {
     public func flush() {
         applyEffects()
         writeWatchEvents()
+        if !countWatches.isEmpty { pushChangedCounts() }
         let waiting = held
         held = []
         for session in waiting { markDirty(session) }

@@ -1,7 +1,8 @@
 // One run of `queryd fetcher`'s command for one `fetch` request: spawns the command with the request
 // in its environment, collects stdout and stderr through pipes on a thread of its own (the command may
 // run for long), and turns the outcome into the fetcher's answer (stdout = data; a non-zero exit = the
-// error {"code":1,"message":<stderr>}). Cancelling the calling task kills the command (SIGTERM).
+// error {"code":1,"message":<stderr>}). Cancelling the calling task kills the command (SIGTERM to its
+// process group, so a shell's children go with it).
 
 import Dispatch
 import Glibc
@@ -25,7 +26,9 @@ struct FetchJob: Sendable {
                 DispatchQueue(label: "queryd-fetch").async { continuation.resume(returning: job.collect()) }
             }
         } onCancel: {
-            kill(job.pid, SIGTERM)
+            // The command leads a process group of its own: the whole group goes, so a child the
+            // command started (`sh -c 'sleep 9; echo 1'`) does not run on, holding stdout open.
+            kill(-job.pid, SIGTERM)
         }
         return try outcome.answer(pageResult: pageResult)
     }
@@ -67,7 +70,8 @@ struct FetchJob: Sendable {
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         let argv = command.map { strdup($0) } + [nil]
         let envp = FetchJob.mergedEnvironment(environment).map { strdup($0) } + [nil]
         defer {

@@ -52,6 +52,12 @@ public struct CacheFailure: Error, Sendable, Equatable {
         CacheFailure(.limitExceeded, data: ["bytes": .number(JSONNumber(bytes)), "max": .number(JSONNumber(max))])
     }
 
+    /// A compare-and-set write expected another version of the query: `{"key": [...], "version": n}`,
+    /// `n` the current version (0 when the key is not cached).
+    static func versionConflict(_ key: QueryKey, current: UInt64) -> CacheFailure {
+        CacheFailure(.versionConflict, data: ["key": key.jsonValue, "version": .number(JSONNumber(Int(current)))])
+    }
+
     /// An id names no subscription, fetcher or attempt of this connection.
     public static func unknownID(_ kind: String, _ id: Int) -> CacheFailure {
         CacheFailure(.unknownID, "Unknown \(kind)", data: [kind: .number(JSONNumber(id))])

@@ -1,4 +1,5 @@
-// Operations over every query a filter matches: invalidate, refetch, cancel, remove, reset, list.
+// Operations over every query a filter matches: invalidate, refetch, cancel, remove, reset, set
+// data, count, list.
 //
 // Matching walks the query index, so a prefix costs in proportion to the queries it matches, not to
 // the size of the cache; the other filter fields are then checked on those queries only.
@@ -11,8 +12,9 @@ public enum RefetchType: String, Sendable {
 }
 
 extension QueryCache {
-    /// The queries `filter` matches, in key order (canonical text) so effects are deterministic.
-    func matching(_ filter: QueryFilter) -> [Query] {
+    /// The queries `filter` matches, in key order (canonical text) so effects are deterministic
+    /// (unless `sorted` is false: a count needs no order).
+    func matching(_ filter: QueryFilter, sorted: Bool = true) -> [Query] {
         var found: [Query] = []
         if let key = filter.key, filter.exact {
             if let query = queries[QueryKey(elements: key)] { found.append(query) }
@@ -32,14 +34,16 @@ extension QueryCache {
             if let status = filter.fetchStatus, query.fetchStatus != status { return false }
             return true
         }
-        if found.count > 1 {
+        if sorted, found.count > 1 {
             found.sort { $0.key < $1.key }
         }
         return found
     }
 
-    /// Marks matched queries invalidated (stale) and refetches those `refetchType` selects.
-    public func invalidate(_ filter: QueryFilter, refetchType: RefetchType) -> Int {
+    /// Marks matched queries invalidated (stale) and refetches those `refetchType` selects. With
+    /// `cancelRefetch` false a fetch in flight is joined instead of replaced (TanStack's
+    /// `{cancelRefetch: false}`); a query without data always joins.
+    public func invalidate(_ filter: QueryFilter, refetchType: RefetchType, cancelRefetch: Bool = true) -> Int {
         let matched = matching(filter)
         for query in matched {
             dispatch(.invalidated, to: query)
@@ -51,16 +55,17 @@ extension QueryCache {
             case .inactive: if query.isActive { continue }
             case .all: break
             }
-            startFetch(query, options: query.lastOptions, cancelRefetch: true)
+            startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
         }
         return matched.count
     }
 
-    /// Refetches matched queries (skipping disabled and static ones), cancelling fetches in flight.
-    public func refetchQueries(_ filter: QueryFilter) -> Int {
+    /// Refetches matched queries (skipping disabled and static ones), replacing fetches in flight,
+    /// or joining them when `cancelRefetch` is false.
+    public func refetchQueries(_ filter: QueryFilter, cancelRefetch: Bool = true) -> Int {
         let matched = matching(filter)
         for query in matched where !query.isExcludedFromRefetch {
-            startFetch(query, options: query.lastOptions, cancelRefetch: true)
+            startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
         }
         return matched.count
     }
@@ -100,8 +105,9 @@ extension QueryCache {
     }
 
     /// Puts matched queries back to their initial state (initial data, if any), then refetches
-    /// the active ones. A fetch in flight is dropped; its waiters get -32003.
-    public func resetQueries(_ filter: QueryFilter) -> Int {
+    /// the active ones. A fetch in flight is dropped (as TanStack's `reset` cancels it); its waiters
+    /// get -32003. `cancelRefetch` is passed to the refetch, which finds no fetch left to join.
+    public func resetQueries(_ filter: QueryFilter, cancelRefetch: Bool = true) -> Int {
         let matched = matching(filter)
         for query in matched {
             let dropped = dropFetch(query)
@@ -113,12 +119,41 @@ extension QueryCache {
         }
         for query in matched {
             if query.isActive, !query.isExcludedFromRefetch {
-                startFetch(query, options: query.lastOptions, cancelRefetch: true)
+                startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
             } else {
                 collectWhenUnused(query)
             }
         }
         return matched.count
+    }
+
+    /// Writes data (or a merge patch, applied to each query's own data) to every cached query
+    /// `filter` matches, as TanStack's setQueriesData; returns their keys, in key order. All or
+    /// nothing: when one match cannot take its new data (an infinite query's shape, the size limit)
+    /// nothing is written.
+    public func setData(_ filter: QueryFilter, _ write: QueryWrite, updatedAt: Int64?) throws(CacheFailure)
+        -> [QueryKey]
+    {
+        let matched = matching(filter)
+        var planned: [PlannedWrite] = []
+        planned.reserveCapacity(matched.count)
+        for query in matched {
+            let plan = try plan(write, for: query)
+            let bytes = plan.data.encoded.count + query.key.canonicalByteCount
+            if bytes > maxDataBytes { throw .dataTooLarge(bytes: bytes, max: maxDataBytes) }
+            planned.append(plan)
+        }
+        let time = updatedAt ?? now
+        for (query, plan) in zip(matched, planned) {
+            _ = apply(plan, to: query, at: time)
+            collectWhenUnused(query, restart: false)
+        }
+        return matched.map(\.key)
+    }
+
+    /// How many queries `filter` matches (TanStack's isFetching with `fetchStatus: "fetching"`).
+    public func count(_ filter: QueryFilter) -> Int {
+        matching(filter, sorted: false).count
     }
 
     /// The matched queries' states (query-level staleness) with their subscription counts.

@@ -66,40 +66,64 @@ extension QueryCache {
 
     /// Writes data (or a merge patch) as a successful update at `updatedAt` (default now); creates
     /// the query if needed. A fetch in flight keeps running, and a cancel reverts to this write.
+    /// With `ifVersion` the write happens only while the query's `version` is that one (0: while
+    /// the key is not cached), else `CacheFailure.versionConflict` with the current version.
     /// New data whose encoding (with the key's) is longer than `maxDataBytes` is refused with
     /// `CacheFailure.dataTooLarge`, leaving the query as it was.
-    public func set(key: QueryKey, _ write: QueryWrite, updatedAt: Int64?) throws(CacheFailure) -> QueryResult {
+    public func set(key: QueryKey, _ write: QueryWrite, updatedAt: Int64?, ifVersion: UInt64? = nil)
+        throws(CacheFailure) -> QueryResult
+    {
+        if let ifVersion {
+            let current = queries[key]?.version ?? 0
+            guard current == ifVersion else { throw .versionConflict(key, current: current) }
+        }
         let resolved = resolve(QueryOptions(), for: key, defaultRetry: 3)
         let query = obtainQuery(key, options: resolved)
-        let newData: JSONValue
-        switch write {
-        case .data(let value): newData = value
-        case .mergePatch(let patch): newData = (query.state.data ?? .null).applyingMergePatch(patch)
-        }
-        var links: [PageLinks]?
-        if query.kind == .infinite {
-            // Page links survive a write that keeps the number of pages (an edited item, say).
-            guard let pages = InfinitePages(data: newData, links: query.state.pageLinks) else {
-                throw .kindMismatch(
-                    key, "is an infinite query; its data must be {\"pages\": [...], \"pageParams\": [...]}")
-            }
-            links = pages.links
-        }
-        let stored = query.state.data
-        let shared = stored == newData ? stored! : newData
-        let write = QueryAction.succeeded(data: shared, at: updatedAt ?? now, fetched: false, pageLinks: links)
-        if let bytes = dispatchWrite(write, to: query) {
+        let planned = try plan(write, for: query)
+        if let bytes = apply(planned, to: query, at: updatedAt ?? now) {
             collectWhenUnused(query, restart: false)
             throw .dataTooLarge(bytes: bytes, max: maxDataBytes)
-        }
-        if let run = query.run {
-            run.revertState = query.state
-            run.revertState.fetchStatus = .idle
         }
         collectWhenUnused(query, restart: false)
         let reply = state(of: key)!
         query.dropParsedDataIfUnused()
         return reply
+    }
+
+    /// The data a write leaves in `query`, and an infinite query's page links.
+    struct PlannedWrite {
+        let data: JSONValue
+        let links: [PageLinks]?
+    }
+
+    /// Works out what `write` leaves in `query`, refusing data an infinite query cannot hold.
+    func plan(_ write: QueryWrite, for query: Query) throws(CacheFailure) -> PlannedWrite {
+        let newData: JSONValue
+        switch write {
+        case .data(let value): newData = value
+        case .mergePatch(let patch): newData = (query.state.data ?? .null).applyingMergePatch(patch)
+        }
+        guard query.kind == .infinite else { return PlannedWrite(data: newData, links: nil) }
+        // Page links survive a write that keeps the number of pages (an edited item, say).
+        guard let pages = InfinitePages(data: newData, links: query.state.pageLinks) else {
+            throw .kindMismatch(
+                query.key, "is an infinite query; its data must be {\"pages\": [...], \"pageParams\": [...]}")
+        }
+        return PlannedWrite(data: newData, links: pages.links)
+    }
+
+    /// Stores a planned write as a manual update at `time`; returns the encoded size when it is too
+    /// large (the query is then left as it was).
+    func apply(_ planned: PlannedWrite, to query: Query, at time: Int64) -> Int? {
+        let stored = query.state.data
+        let shared = stored == planned.data ? stored! : planned.data
+        let write = QueryAction.succeeded(data: shared, at: time, fetched: false, pageLinks: planned.links)
+        if let bytes = dispatchWrite(write, to: query) { return bytes }
+        if let run = query.run {
+            run.revertState = query.state
+            run.revertState.fetchStatus = .idle
+        }
+        return nil
     }
 
     /// Refetches a subscription's query with its options (even when disabled); the caller `waiter`

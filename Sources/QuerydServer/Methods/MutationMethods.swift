@@ -79,7 +79,7 @@ enum MutationMethods {
         call.reply.succeed(.array(states.map(\.jsonValue)))
     }
 
-    private static func mutationFilter(_ params: Params) throws(RPCError) -> MutationFilter {
+    static func mutationFilter(_ params: Params) throws(RPCError) -> MutationFilter {
         do { return try MutationFilter(json: params["filter"]) } catch { throw Params.invalid(error) }
     }
 }

@@ -7,15 +7,16 @@ import QuerydRPC
 enum QueriesMethods {
     static let all: [(String, MethodGate?, MethodHandler)] = [
         ("queries.invalidate", nil, invalidate),
-        ("queries.refetch", nil, { call throws(RPCError) in try matched(call) { $0.refetchQueries($1) } }),
+        ("queries.refetch", nil, refetch),
         ("queries.cancel", nil, { call throws(RPCError) in try matched(call) { $0.cancelQueries($1) } }),
         ("queries.remove", nil, { call throws(RPCError) in try matched(call) { $0.removeQueries($1) } }),
-        ("queries.reset", nil, { call throws(RPCError) in try matched(call) { $0.resetQueries($1) } }),
+        ("queries.reset", nil, reset),
         ("queries.list", nil, list),
+        ("queries.setData", nil, setData),
     ]
 
     static func invalidate(_ call: MethodCall) throws(RPCError) {
-        try call.params.expect(["filter", "refetchType"])
+        try call.params.expect(["filter", "refetchType", "cancelRefetch"])
         let filter = try call.params.filter()
         var refetchType = RefetchType.active
         if let member = call.params["refetchType"] {
@@ -24,8 +25,48 @@ enum QueriesMethods {
             }
             refetchType = type
         }
-        let count = call.cache.invalidate(filter, refetchType: refetchType)
+        let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
+        let count = call.cache.invalidate(filter, refetchType: refetchType, cancelRefetch: cancelRefetch)
         call.reply.succeed(["matched": .number(JSONNumber(count))])
+    }
+
+    /// `queries.refetch {filter?, cancelRefetch?}`.
+    static func refetch(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["filter", "cancelRefetch"])
+        let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
+        let count = call.cache.refetchQueries(try call.params.filter(), cancelRefetch: cancelRefetch)
+        call.reply.succeed(["matched": .number(JSONNumber(count))])
+    }
+
+    /// `queries.reset {filter?, cancelRefetch?}`.
+    static func reset(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect(["filter", "cancelRefetch"])
+        let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
+        let count = call.cache.resetQueries(try call.params.filter(), cancelRefetch: cancelRefetch)
+        call.reply.succeed(["matched": .number(JSONNumber(count))])
+    }
+
+    /// `queries.setData {filter, data | mergePatch, updatedAt?}` (setQueriesData): writes to every
+    /// cached match, all or nothing.
+    static func setData(_ call: MethodCall) throws(RPCError) {
+        let params = call.params
+        try params.expect(["filter", "data", "mergePatch", "updatedAt"])
+        guard params["filter"] != nil else { throw Params.invalid("filter", "required (use {} for every query)") }
+        let filter = try params.filter()
+        let write = try params.write()
+        let updatedAt = try params.optionalInt("updatedAt").map(Int64.init)
+        let keys: [QueryKey]
+        do {
+            keys = try call.cache.setData(filter, write, updatedAt: updatedAt)
+        } catch  where error.code == RPCErrorCode.limitExceeded.rawValue {
+            throw .dataTooLarge(bytes: error.data?["bytes"]?.intValue ?? 0, configuration: call.server.configuration)
+        } catch {
+            throw RPCError(failure: error)
+        }
+        // As for `query.set`: subscriptions of this connection with `echo: false` are not pushed.
+        call.server.applyEffects()
+        for key in keys { call.session.outbox.dropEchoes(ofWriteTo: key) }
+        call.reply.succeed(["matched": .number(JSONNumber(keys.count))])
     }
 
     private static func matched(_ call: MethodCall, _ operation: (QueryCache, QueryFilter) -> Int) throws(RPCError) {

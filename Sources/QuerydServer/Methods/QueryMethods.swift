@@ -70,17 +70,13 @@ enum QueryMethods {
 
     static func set(_ call: MethodCall) throws(RPCError) {
         let params = call.params
-        try params.expect(["key", "data", "mergePatch", "updatedAt"])
+        try params.expect(["key", "data", "mergePatch", "updatedAt", "ifVersion"])
         let key = try params.key()
-        let write: QueryWrite
-        switch (params["data"], params["mergePatch"]) {
-        case (let data?, nil): write = .data(data)
-        case (nil, let patch?): write = .mergePatch(patch)
-        default: throw Params.invalid("data", "give exactly one of data and mergePatch")
-        }
+        let write = try params.write()
         let updatedAt = try params.optionalInt("updatedAt").map(Int64.init)
+        let ifVersion = try params.optionalInt("ifVersion").map(UInt64.init)
         do {
-            let result = try call.cache.set(key: key, write, updatedAt: updatedAt)
+            let result = try call.cache.set(key: key, write, updatedAt: updatedAt, ifVersion: ifVersion)
             // Subscriptions of this connection with `echo: false` are not pushed this change (its
             // pushes are queued once the effects are applied).
             call.server.applyEffects()

@@ -22,8 +22,10 @@ export const VERSION = '0.1.0';
 /** The protocols this client speaks, sent in every `server.hello`. */
 export const PROTOCOLS = { min: 1, max: 2 };
 const SERVED = { fetch: ['fetcher', serveFetch], mutate: ['mutator', serveMutate] };
-const PUSHED = { 'query.changed': 'query.subscribe', 'mutation.changed': 'mutation.subscribe' };
-const UNSUBSCRIBE = { 'query.subscribe': 'query.unsubscribe', 'mutation.subscribe': 'mutation.unsubscribe' };
+const PUSHED = { 'query.changed': 'query.subscribe', 'mutation.changed': 'mutation.subscribe', 'count.changed': 'count' };
+const UNSUBSCRIBE = {
+  'query.subscribe': 'query.unsubscribe', 'mutation.subscribe': 'mutation.unsubscribe', count: 'count.unsubscribe',
+};
 // The hello members this client sends that a protocol-1 daemon does not know: it refuses the first one
 // it meets (`capabilities` sorts first), where a protocol-2 daemon's refusal has `supported`.
 const HELLO_V2_MEMBERS = new Set(['protocol', 'capabilities']);
@@ -334,12 +336,11 @@ export class Client {
   }
 
   async #subscribe(conn, stream) {
-    const method = stream.constructor.method;
     const onResult = (result) => {
       stream._acceptReply(result);
-      this.#streamIds.set(`${method}:${stream.id}`, stream);
+      this.#streamIds.set(`${stream._pushKey}:${stream.id}`, stream);
     };
-    await conn.request(method, stream._subscribeParams(), { onResult });
+    await conn.request(stream._method, stream._subscribeParams(), { onResult });
   }
 
   async _detach(stream) {
@@ -347,11 +348,10 @@ export class Client {
     const wireId = stream.id;
     stream.id = null;
     if (wireId === null) return;
-    const method = stream.constructor.method;
-    this.#streamIds.delete(`${method}:${wireId}`);
+    this.#streamIds.delete(`${stream._pushKey}:${wireId}`);
     if (!this.isConnected) return;
     try {
-      await this.call(UNSUBSCRIBE[method], { subscription: wireId });
+      await this.call(UNSUBSCRIBE[stream._pushKey], { subscription: wireId });
     } catch (error) {
       if (!(error instanceof UnknownID || error instanceof QuerydConnectionError)) throw error;
     }

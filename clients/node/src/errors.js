@@ -91,6 +91,8 @@ export class LimitExceeded extends RPCError {}
 export const TooManyConnections = LimitExceeded;
 /** -32007: the mutation failed after its retries; `data` is the mutator's last error object. */
 export class MutationFailed extends RPCError {}
+/** -32009: `query.set` with `ifVersion` found another version; `data` is `{key, version}` (current). */
+export class VersionConflict extends RPCError {}
 /** -32008: the connection may not call this method. */
 export class PermissionDenied extends RPCError {}
 /** -32800: the request was cancelled with $/cancelRequest. */
@@ -100,7 +102,7 @@ const BY_CODE = new Map([
   [-32700, ParseError], [-32600, InvalidRequest], [-32601, MethodNotFound], [-32602, InvalidParams],
   [-32603, InternalError], [-32001, FetchFailed], [-32002, NoFetcher], [-32003, CancelledByServer],
   [-32004, AttemptTimeout], [-32005, UnknownID], [-32006, LimitExceeded], [-32007, MutationFailed],
-  [-32008, PermissionDenied], [-32800, RequestCancelled],
+  [-32008, PermissionDenied], [-32009, VersionConflict], [-32800, RequestCancelled],
 ]);
 
 /**

@@ -3,7 +3,7 @@
 // (protocol/methods/); options use the wire's camelCase names.
 
 import { asKey, makeFilter, wireOptions, withoutSignal } from './keys.js';
-import { MutationSubscription } from './subscription.js';
+import { CountSubscription, MutationSubscription } from './subscription.js';
 
 // `{key, options?}` for the calls that take query options; `signal` is taken out of the options.
 function withOptions(key, options) {
@@ -16,6 +16,11 @@ function withOptions(key, options) {
 function filterParams(filter, extra = {}) {
   const found = makeFilter(filter);
   return found === undefined ? { ...extra } : { filter: found, ...extra };
+}
+
+// The members that are not undefined.
+function defined(members) {
+  return Object.fromEntries(Object.entries(members).filter(([, value]) => value !== undefined));
 }
 
 // `{key, ...members}` without undefined members, and the call options (`{signal}`).
@@ -54,11 +59,13 @@ export class QueryAPI {
 
   /**
    * Writes `{data}` or applies `{mergePatch}` (RFC 7396); resolves with the new state. The third
-   * argument is `updatedAt` (ms since the epoch) or `{updatedAt, signal}`.
+   * argument is `updatedAt` (ms since the epoch) or `{updatedAt, signal}`. With `ifVersion` the write
+   * happens only at that version (0: key not cached), else it rejects with VersionConflict.
    */
-  set(key, { data, mergePatch, updatedAt } = {}, third = {}) {
+  set(key, { data, mergePatch, updatedAt, ifVersion } = {}, third = {}) {
     const call = typeof third === 'number' ? { updatedAt: third } : third;
-    const [params, options] = keyParams(key, { data, mergePatch, updatedAt: call.updatedAt ?? updatedAt, signal: call.signal });
+    const [params, options] = keyParams(
+      key, { data, mergePatch, updatedAt: call.updatedAt ?? updatedAt, ifVersion, signal: call.signal });
     return this.#client.call('query.set', params, options);
   }
 
@@ -90,14 +97,18 @@ export class QueriesAPI {
   #client;
   constructor(client) { this.#client = client; }
 
-  /** Marks the matches stale and refetches the active ones; resolves with the matched count. */
-  async invalidate(filter, { refetchType } = {}) {
-    const extra = refetchType === undefined ? {} : { refetchType };
-    return (await this.#client.call('queries.invalidate', filterParams(filter, extra))).matched;
+  /**
+   * Marks the matches stale and refetches the active ones; resolves with the matched count.
+   * `cancelRefetch: false` joins fetches in flight instead of replacing them.
+   */
+  async invalidate(filter, { refetchType, cancelRefetch } = {}) {
+    return (await this.#client.call('queries.invalidate', filterParams(filter, defined({ refetchType, cancelRefetch })))).matched;
   }
 
-  /** Refetches the matches; the matched count. */
-  async refetch(filter) { return (await this.#client.call('queries.refetch', filterParams(filter))).matched; }
+  /** Refetches the matches; the matched count. `{cancelRefetch}`. */
+  async refetch(filter, { cancelRefetch } = {}) {
+    return (await this.#client.call('queries.refetch', filterParams(filter, defined({ cancelRefetch })))).matched;
+  }
 
   /** Cancels the matches' fetches; the matched count. */
   async cancel(filter) { return (await this.#client.call('queries.cancel', filterParams(filter))).matched; }
@@ -105,8 +116,25 @@ export class QueriesAPI {
   /** Removes the matches; the matched count. */
   async remove(filter) { return (await this.#client.call('queries.remove', filterParams(filter))).matched; }
 
-  /** Resets the matches; the matched count. */
-  async reset(filter) { return (await this.#client.call('queries.reset', filterParams(filter))).matched; }
+  /** Resets the matches; the matched count. `{cancelRefetch}`. */
+  async reset(filter, { cancelRefetch } = {}) {
+    return (await this.#client.call('queries.reset', filterParams(filter, defined({ cancelRefetch })))).matched;
+  }
+
+  /**
+   * `queries.setData` (setQueriesData): writes `{data}` or `{mergePatch}` to every cached match, all
+   * or nothing; resolves with how many were written. `updatedAt` as for `query.set`.
+   */
+  async setData(filter, { data, mergePatch, updatedAt } = {}) {
+    const params = { filter: makeFilter(filter) ?? {}, ...defined({ data, mergePatch, updatedAt }) };
+    return (await this.#client.call('queries.setData', params)).matched;
+  }
+
+  /** How many queries match (`{fetchStatus: 'fetching'}` is useIsFetching). */
+  async count(filter) { return (await this.#client.call('queries.count', filterParams(filter))).count; }
+
+  /** An async iterator of the match count: now, then each change (`count.changed`). */
+  watchCount(filter) { return new CountSubscription(this.#client, 'queries.count', makeFilter(filter)); }
 
   /** The matches' states, each with `observers`. */
   list(filter) { return this.#client.call('queries.list', filterParams(filter)); }
@@ -163,6 +191,12 @@ export class MutationsAPI {
 
   /** An async iterator of mutation states: the current ones, then every change. */
   subscribe(filter) { return new MutationSubscription(this.#client, filter); }
+
+  /** How many mutations match (`{status: 'pending'}` is useIsMutating). */
+  async count(filter) { return (await this.#client.call('mutations.count', filter === undefined ? {} : { filter })).count; }
+
+  /** An async iterator of the match count: now, then each change (`count.changed`). */
+  watchCount(filter) { return new CountSubscription(this.#client, 'mutations.count', filter); }
 }
 
 /** `server.*`. */

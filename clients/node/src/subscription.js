@@ -22,6 +22,12 @@ class Stream {
     this.id = null;
   }
 
+  /** The method that subscribes. */
+  get _method() { return this.constructor.method; }
+
+  /** The id space the daemon's pushes name this subscription in. */
+  get _pushKey() { return this._method; }
+
   /** Subscribes (once); iteration calls this itself. */
   start() {
     this.#started ??= this.#client._attach(this).catch((error) => {
@@ -222,5 +228,42 @@ export class MutationSubscription extends Stream {
 
   _deliverPush(params) {
     if ('mutation' in params) this._deliver(params.mutation);
+  }
+}
+
+/**
+ * Watches a count (`queries.count` / `mutations.count` with `subscribe: true`; TanStack's
+ * useIsFetching / useIsMutating). Yields numbers: the count when subscribing, then each
+ * `count.changed` (at most one per daemon loop turn, with the latest count).
+ */
+export class CountSubscription extends Stream {
+  #method;
+
+  constructor(client, method, filter) {
+    super(client);
+    this.#method = method;
+    this.filter = filter;
+    /** The newest count received (null before the reply). */
+    this.count = null;
+  }
+
+  get _method() { return this.#method; }
+
+  get _pushKey() { return 'count'; }
+
+  _subscribeParams() { return this.filter === undefined ? { subscribe: true } : { filter: this.filter, subscribe: true }; }
+
+  _acceptReply(result) {
+    this.id = result.subscription;
+    this._deliver(result.count);
+  }
+
+  _deliver(count) {
+    this.count = count;
+    this._push(count);
+  }
+
+  _deliverPush(params) {
+    if (typeof params.count === 'number') this._deliver(params.count);
   }
 }

@@ -119,6 +119,13 @@ export class MutationSubscription extends Stream<MutationState> {
   filter: MutationFilter | undefined;
 }
 
+/** Watches a count (`queries.count` / `mutations.count` with `subscribe: true`): the count, then each change. */
+export class CountSubscription extends Stream<number> {
+  filter: QueryFilter | MutationFilter | undefined;
+  /** The newest count received (null before the reply). */
+  count: number | null;
+}
+
 /** A filter: a key prefix array, or a QueryFilter object. */
 export type FilterInput = QueryKey | QueryFilter;
 
@@ -130,7 +137,9 @@ export interface QueryAPI {
   state(key: QueryKey, call?: CallOptions): Promise<QueryState | null>;
   set(
     key: QueryKey,
-    value: { data: JsonValue; updatedAt?: number } | { mergePatch: JsonValue; updatedAt?: number },
+    value:
+      | { data: JsonValue; updatedAt?: number; ifVersion?: number }
+      | { mergePatch: JsonValue; updatedAt?: number; ifVersion?: number },
     updatedAt?: number | ({ updatedAt?: number } & CallOptions),
   ): Promise<QueryState>;
   refetch(key: QueryKey, options?: { cancelRefetch?: boolean } & CallOptions): Promise<QueryState | null>;
@@ -140,11 +149,22 @@ export interface QueryAPI {
 }
 
 export interface QueriesAPI {
-  invalidate(filter?: FilterInput, options?: { refetchType?: Methods['queries.invalidate']['params']['refetchType'] }): Promise<number>;
-  refetch(filter?: FilterInput): Promise<number>;
+  invalidate(
+    filter?: FilterInput,
+    options?: { refetchType?: Methods['queries.invalidate']['params']['refetchType']; cancelRefetch?: boolean },
+  ): Promise<number>;
+  refetch(filter?: FilterInput, options?: { cancelRefetch?: boolean }): Promise<number>;
   cancel(filter?: FilterInput): Promise<number>;
   remove(filter?: FilterInput): Promise<number>;
-  reset(filter?: FilterInput): Promise<number>;
+  reset(filter?: FilterInput, options?: { cancelRefetch?: boolean }): Promise<number>;
+  /** `queries.setData` (setQueriesData): all or nothing; the number of queries written. */
+  setData(
+    filter: FilterInput,
+    value: { data: JsonValue; updatedAt?: number } | { mergePatch: JsonValue; updatedAt?: number },
+  ): Promise<number>;
+  /** How many queries match (`{fetchStatus: 'fetching'}` is useIsFetching). */
+  count(filter?: FilterInput): Promise<number>;
+  watchCount(filter?: FilterInput): CountSubscription;
   list(filter?: FilterInput): Promise<QueryStateWithObservers[]>;
   /** Every match, page by page (`cursor`/`nextCursor`, protocol 2; one page from a protocol-1 daemon). */
   pages(filter?: FilterInput, options?: { limit?: number } & CallOptions): AsyncGenerator<QueryStateWithObservers[], void>;
@@ -157,6 +177,9 @@ export interface MutationAPI {
 export interface MutationsAPI {
   list(filter?: MutationFilter): Promise<MutationState[]>;
   subscribe(filter?: MutationFilter): MutationSubscription;
+  /** How many mutations match (`{status: 'pending'}` is useIsMutating). */
+  count(filter?: MutationFilter): Promise<number>;
+  watchCount(filter?: MutationFilter): CountSubscription;
 }
 
 export interface ServerAPI {
@@ -252,6 +275,8 @@ export class LimitExceeded extends RPCError {}
 export const TooManyConnections: typeof LimitExceeded;
 export class MutationFailed extends RPCError {}
 export class PermissionDenied extends RPCError {}
+/** -32009: `query.set` with `ifVersion` found another version; `data` is `{key, version}`. */
+export class VersionConflict extends RPCError {}
 export class RequestCancelled extends RPCError {}
 
 /** Thrown by a fetcher or mutator to answer with this error object. */

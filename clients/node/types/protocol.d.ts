@@ -403,6 +403,8 @@ export interface Methods {
       mergePatch?: JsonValue;
       /** dataUpdatedAt to record; default now. */
       updatedAt?: number;
+      /** Compare-and-set: write only while the query's version is this one (0: only while the key is not cached); otherwise -32009 Version conflict with data {key, version: current}. */
+      ifVersion?: number;
     };
     result: QueryState;
   };
@@ -492,6 +494,8 @@ export interface Methods {
       filter?: QueryFilter;
       /** Which of the matches to refetch. */
       refetchType?: "active" | "inactive" | "all" | "none";
+      /** For the refetches: true replaces a fetch in flight of a query with data (its fetcher gets $/cancelRequest); false joins it (TanStack's {cancelRefetch: false}). */
+      cancelRefetch?: boolean;
     };
     result: {
       matched: number;
@@ -502,6 +506,8 @@ export interface Methods {
     params: {
       /** Which queries; absent matches every query. */
       filter?: QueryFilter;
+      /** True replaces a fetch in flight of a query with data (its fetcher gets $/cancelRequest); false joins it. */
+      cancelRefetch?: boolean;
     };
     result: {
       matched: number;
@@ -532,6 +538,8 @@ export interface Methods {
     params: {
       /** Which queries; absent matches every query. */
       filter?: QueryFilter;
+      /** Passed to the refetch of the active matches; reset drops a fetch in flight first (as TanStack's reset cancels it), so there is nothing left to join. */
+      cancelRefetch?: boolean;
     };
     result: {
       matched: number;
@@ -550,6 +558,35 @@ export interface Methods {
     result: Array<QueryStateWithObservers> | {
       nextCursor?: string;
       queries: Array<QueryStateWithObservers>;
+    };
+  };
+  /** Write data to every matching query. */
+  "queries.setData": {
+    params: {
+      /** Which queries (required; {} matches every query). */
+      filter: QueryFilter;
+      /** The new data (null is data). */
+      data?: JsonValue;
+      /** An RFC 7396 merge patch for each match's data. */
+      mergePatch?: JsonValue;
+      /** dataUpdatedAt to record; default now. */
+      updatedAt?: number;
+    };
+    result: {
+      matched: number;
+    };
+  };
+  /** Count matching queries, once or as a subscription. */
+  "queries.count": {
+    params: {
+      /** Which queries; absent matches every one. */
+      filter?: QueryFilter;
+      /** Also watch the count: pushes count.changed. */
+      subscribe?: boolean;
+    };
+    result: {
+      count: number;
+      subscription?: SubscriptionId;
     };
   };
   /** Serve mutate requests for mutation keys under a prefix. */
@@ -636,6 +673,27 @@ export interface Methods {
     params: {
       /** A watch id returned by cache.watch on this connection. */
       watch: number;
+    };
+    result: Record<string, never>;
+  };
+  /** Count matching mutations, once or as a subscription. */
+  "mutations.count": {
+    params: {
+      /** Which mutations; absent matches every one. */
+      filter?: MutationFilter;
+      /** Also watch the count: pushes count.changed. */
+      subscribe?: boolean;
+    };
+    result: {
+      count: number;
+      subscription?: SubscriptionId;
+    };
+  };
+  /** Stop watching a count. */
+  "count.unsubscribe": {
+    params: {
+      /** The id from queries.count or mutations.count. */
+      subscription: SubscriptionId;
     };
     result: Record<string, never>;
   };
@@ -812,6 +870,16 @@ export interface ServerToClient {
         succeeded?: boolean;
         type: "query.added" | "query.changed" | "query.removed" | "fetch.started" | "fetch.settled" | "fetcher.registered" | "fetcher.unregistered" | "mutator.registered" | "mutator.unregistered" | "mutation.started" | "mutation.settled";
       }>;
+    };
+    result: void;
+  };
+  /** A watched count changed (notification). */
+  "count.changed": {
+    params: {
+      /** The count subscription. */
+      subscription: SubscriptionId;
+      /** The new count. */
+      count: number;
     };
     result: void;
   };

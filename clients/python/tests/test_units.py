@@ -121,7 +121,7 @@ def test_every_documented_code_has_one_class_with_the_shared_name():
         -32700: "ParseError", -32600: "InvalidRequest", -32601: "MethodNotFound", -32602: "InvalidParams",
         -32603: "InternalError", -32001: "FetchFailed", -32002: "NoFetcher", -32003: "CancelledByServer",
         -32004: "AttemptTimeout", -32005: "UnknownID", -32006: "LimitExceeded", -32007: "MutationFailed",
-        -32008: "PermissionDenied", -32800: "RequestCancelled",
+        -32008: "PermissionDenied", -32009: "VersionConflict", -32800: "RequestCancelled",
     }
     for code, name in expected.items():
         error = RPCError.from_wire({"code": code, "message": "m"}, "x.y")

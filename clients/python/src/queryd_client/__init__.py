@@ -39,16 +39,17 @@ from .errors import (  # noqa: E402
     RPCError,
     TooManyConnections,
     UnknownID,
+    VersionConflict,
 )
 from .handlers import Registration  # noqa: E402
 from .keys import socket_path  # noqa: E402
 from .state import MutationState, PageResult, QueryState  # noqa: E402
-from .subscription import MutationSubscription, Subscription  # noqa: E402
+from .subscription import CountSubscription, MutationSubscription, Subscription  # noqa: E402
 
 __all__ = [
-    "AttemptTimeout", "CancelledByServer", "Client", "ClientClosed", "ConnectFailed", "ConnectionLost",
+    "AttemptTimeout", "CancelledByServer", "Client", "CountSubscription", "ClientClosed", "ConnectFailed", "ConnectionLost",
     "FetchFailed", "HandlerError", "InternalError", "InvalidParams", "InvalidRequest", "LimitExceeded",
     "MethodNotFound", "MutationFailed", "MutationState", "MutationSubscription", "NoFetcher", "PageResult",
     "ParseError", "PermissionDenied", "QueryState", "QuerydConnectionError", "QuerydError", "Registration",
-    "RequestCancelled", "RPCError", "Subscription", "TooManyConnections", "UnknownID", "socket_path",
+    "RequestCancelled", "RPCError", "Subscription", "TooManyConnections", "UnknownID", "VersionConflict", "socket_path",
 ]

@@ -36,8 +36,12 @@ from .resilience import IDEMPOTENT, Backoff, StateListener, StateListeners, open
 from .subscription import Subscription, _Stream
 
 _SERVED = {"fetch": ("fetcher", serve_fetch), "mutate": ("mutator", serve_mutate)}
-_PUSHED = {"query.changed": "query.subscribe", "mutation.changed": "mutation.subscribe"}
-_UNSUBSCRIBE = {"query.subscribe": "query.unsubscribe", "mutation.subscribe": "mutation.unsubscribe"}
+_PUSHED = {"query.changed": "query.subscribe", "mutation.changed": "mutation.subscribe", "count.changed": "count"}
+_UNSUBSCRIBE = {
+    "query.subscribe": "query.unsubscribe",
+    "mutation.subscribe": "mutation.unsubscribe",
+    "count": "count.unsubscribe",
+}
 #: The protocols this client speaks, sent in every ``server.hello``.
 PROTOCOLS = {"min": 1, "max": 2}
 #: The hello members this client sends that a protocol-1 daemon does not know: it refuses the first
@@ -504,7 +508,7 @@ class Client:
     async def _subscribe(self, conn: Connection, stream: _Stream) -> None:
         def bind(result: Any) -> None:
             stream._accept_reply(result)
-            self._stream_ids[(stream.method, stream.id)] = stream
+            self._stream_ids[(stream.push_key, stream.id)] = stream
 
         await conn.request(stream.method, stream._subscribe_params(), on_result=bind)
 
@@ -514,10 +518,10 @@ class Client:
         wire_id, stream.id = stream.id, None
         if wire_id is None:
             return
-        self._stream_ids.pop((stream.method, wire_id), None)
+        self._stream_ids.pop((stream.push_key, wire_id), None)
         if self.is_connected:
             try:
-                await self.call(_UNSUBSCRIBE[stream.method], {"subscription": wire_id})
+                await self.call(_UNSUBSCRIBE[stream.push_key], {"subscription": wire_id})
             except (UnknownID, QuerydConnectionError):
                 pass
 

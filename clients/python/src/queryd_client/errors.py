@@ -129,6 +129,11 @@ class PermissionDenied(RPCError):
     """-32008: the connection may not call this method."""
 
 
+class VersionConflict(RPCError):
+    """-32009: ``query.set`` with ``if_version`` found another version; ``data`` is
+    ``{"key": [...], "version": current}`` (0 when the key is not cached)."""
+
+
 class RequestCancelled(RPCError):
     """-32800: the request was cancelled with $/cancelRequest."""
 
@@ -147,6 +152,7 @@ _BY_CODE: Dict[int, Type[RPCError]] = {
     -32006: LimitExceeded,
     -32007: MutationFailed,
     -32008: PermissionDenied,
+    -32009: VersionConflict,
     -32800: RequestCancelled,
 }
 

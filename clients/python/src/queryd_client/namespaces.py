@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, List, Optional
 
 from .keys import as_key, make_filter, wire_options
 from .state import MutationState, QueryState
-from .subscription import MutationSubscription
+from .subscription import CountSubscription, MutationSubscription
 
 if TYPE_CHECKING:
     from .client import Client
@@ -24,6 +24,17 @@ def _with_options(key: Any, options: Dict[str, Any]) -> Dict[str, Any]:
     converted = wire_options(options)
     if converted:
         params["options"] = converted
+    return params
+
+
+def _write_params(data: Any, merge_patch: Any, updated_at: Optional[int]) -> Dict[str, Any]:
+    params: Dict[str, Any] = {}
+    if data is not _MISSING:
+        params["data"] = data
+    if merge_patch is not _MISSING:
+        params["mergePatch"] = merge_patch
+    if updated_at is not None:
+        params["updatedAt"] = updated_at
     return params
 
 
@@ -61,16 +72,20 @@ class QueryAPI(_Namespace):
         return _state(await self._client.call("query.state", {"key": as_key(key)}))
 
     async def set(
-        self, key: Any, data: Any = _MISSING, *, merge_patch: Any = _MISSING, updated_at: Optional[int] = None
+        self,
+        key: Any,
+        data: Any = _MISSING,
+        *,
+        merge_patch: Any = _MISSING,
+        updated_at: Optional[int] = None,
+        if_version: Optional[int] = None,
     ) -> QueryState:
-        """Writes ``data`` (or applies an RFC 7396 ``merge_patch``) and returns the new state."""
-        params: Dict[str, Any] = {"key": as_key(key)}
-        if data is not _MISSING:
-            params["data"] = data
-        if merge_patch is not _MISSING:
-            params["mergePatch"] = merge_patch
-        if updated_at is not None:
-            params["updatedAt"] = updated_at
+        """Writes ``data`` (or applies an RFC 7396 ``merge_patch``) and returns the new state. With
+        ``if_version`` only while the query's version is that one (0: not cached), else VersionConflict."""
+        params = _write_params(data, merge_patch, updated_at)
+        params["key"] = as_key(key)
+        if if_version is not None:
+            params["ifVersion"] = if_version
         return QueryState(await self._client.call("query.set", params))
 
     async def refetch(self, key: Any, cancel_refetch: Optional[bool] = None) -> Optional[QueryState]:
@@ -112,16 +127,23 @@ class QueriesAPI(_Namespace):
         stale: Optional[bool] = None,
         fetch_status: Optional[str] = None,
         refetch_type: Optional[str] = None,
+        cancel_refetch: Optional[bool] = None,
     ) -> int:
-        """Marks the matches stale and refetches the active ones; returns how many matched."""
+        """Marks the matches stale and refetches the active ones; returns how many matched.
+        ``cancel_refetch=False`` joins fetches in flight instead of replacing them."""
         params = self._params(key, exact, type, stale, fetch_status)
         if refetch_type is not None:
             params["refetchType"] = refetch_type
+        if cancel_refetch is not None:
+            params["cancelRefetch"] = cancel_refetch
         return (await self._client.call("queries.invalidate", params))["matched"]
 
-    async def refetch(self, key: Any = None, **fields: Any) -> int:
-        """Refetches the matches; returns how many matched."""
-        return (await self._client.call("queries.refetch", self._params(key, **fields)))["matched"]
+    async def refetch(self, key: Any = None, *, cancel_refetch: Optional[bool] = None, **fields: Any) -> int:
+        """Refetches the matches; returns how many matched (``cancel_refetch=False`` joins fetches in flight)."""
+        params = self._params(key, **fields)
+        if cancel_refetch is not None:
+            params["cancelRefetch"] = cancel_refetch
+        return (await self._client.call("queries.refetch", params))["matched"]
 
     async def cancel(self, key: Any = None, **fields: Any) -> int:
         """Cancels the matches' fetches (with revert); returns how many matched."""
@@ -131,9 +153,35 @@ class QueriesAPI(_Namespace):
         """Removes the matches from the cache; returns how many matched."""
         return (await self._client.call("queries.remove", self._params(key, **fields)))["matched"]
 
-    async def reset(self, key: Any = None, **fields: Any) -> int:
+    async def reset(self, key: Any = None, *, cancel_refetch: Optional[bool] = None, **fields: Any) -> int:
         """Resets the matches to their initial state; returns how many matched."""
-        return (await self._client.call("queries.reset", self._params(key, **fields)))["matched"]
+        params = self._params(key, **fields)
+        if cancel_refetch is not None:
+            params["cancelRefetch"] = cancel_refetch
+        return (await self._client.call("queries.reset", params))["matched"]
+
+    async def set_data(
+        self,
+        key: Any = None,
+        data: Any = _MISSING,
+        *,
+        merge_patch: Any = _MISSING,
+        updated_at: Optional[int] = None,
+        **fields: Any,
+    ) -> int:
+        """``queries.setData`` (setQueriesData): writes ``data`` (or ``merge_patch``) to every cached
+        match, all or nothing; returns how many were written."""
+        params = _write_params(data, merge_patch, updated_at)
+        params["filter"] = self._params(key, **fields).get("filter", {})
+        return (await self._client.call("queries.setData", params))["matched"]
+
+    async def count(self, key: Any = None, **fields: Any) -> int:
+        """How many queries match (``fetch_status="fetching"`` is useIsFetching)."""
+        return (await self._client.call("queries.count", self._params(key, **fields)))["count"]
+
+    def watch_count(self, key: Any = None, **fields: Any) -> CountSubscription:
+        """An async iterator of the match count: now, then each change (``count.changed``)."""
+        return CountSubscription(self._client, "queries.count", self._params(key, **fields).get("filter"))
 
     async def list(self, key: Any = None, **fields: Any) -> List[QueryState]:
         """The matches' states, each with ``observers``."""
@@ -198,6 +246,15 @@ class MutationsAPI(_Namespace):
     def subscribe(self, filter: Optional[Dict[str, Any]] = None) -> MutationSubscription:
         """An async iterator of MutationState: the current mutations, then every change."""
         return MutationSubscription(self._client, filter)
+
+    async def count(self, filter: Optional[Dict[str, Any]] = None) -> int:
+        """How many mutations match (``{"status": "pending"}`` is useIsMutating)."""
+        params = {} if filter is None else {"filter": filter}
+        return (await self._client.call("mutations.count", params))["count"]
+
+    def watch_count(self, filter: Optional[Dict[str, Any]] = None) -> CountSubscription:
+        """An async iterator of the match count: now, then each change (``count.changed``)."""
+        return CountSubscription(self._client, "mutations.count", filter)
 
 
 class ServerAPI(_Namespace):

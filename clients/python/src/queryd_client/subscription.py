@@ -25,9 +25,13 @@ _END = object()
 
 
 class _Stream:
-    """A queue of pushed values with start/stop, shared by query and mutation subscriptions."""
+    """A queue of pushed values with start/stop, shared by query, mutation and count subscriptions."""
 
     method = ""
+    #: The id space the daemon's pushes name this stream in (the subscribe method, or ``"count"``).
+    @property
+    def push_key(self) -> str:
+        return self.method
 
     def __init__(self, client: "Client") -> None:
         self._client = client
@@ -225,3 +229,38 @@ class MutationSubscription(_Stream):
     def _deliver_push(self, params: Dict[str, Any]) -> None:
         if "mutation" in params:
             self._deliver(params["mutation"])
+
+
+class CountSubscription(_Stream):
+    """Watches a count (``queries.count`` / ``mutations.count`` with ``subscribe: true``; TanStack's
+    useIsFetching / useIsMutating). Yields ints: the count when subscribing, then each
+    ``count.changed`` (at most one per daemon loop turn, with the latest count)."""
+
+    def __init__(self, client: "Client", method: str, filter: Optional[Dict[str, Any]]) -> None:
+        super().__init__(client)
+        self.method = method
+        self.filter = filter
+        #: The newest count received (None before the reply).
+        self.count: Optional[int] = None
+
+    @property
+    def push_key(self) -> str:
+        return "count"
+
+    def _subscribe_params(self) -> Dict[str, Any]:
+        params: Dict[str, Any] = {"subscribe": True}
+        if self.filter is not None:
+            params["filter"] = self.filter
+        return params
+
+    def _accept_reply(self, result: Any) -> None:
+        self.id = result["subscription"]
+        self._deliver(result["count"])
+
+    def _deliver(self, count: int) -> None:
+        self.count = count
+        self._push(count)
+
+    def _deliver_push(self, params: Dict[str, Any]) -> None:
+        if isinstance(params.get("count"), int):
+            self._deliver(params["count"])

@@ -9,7 +9,7 @@ import Testing
             (-32700, .parseError), (-32600, .invalidRequest), (-32601, .methodNotFound), (-32602, .invalidParams),
             (-32603, .internalError), (-32001, .fetchFailed), (-32002, .noFetcher), (-32003, .cancelledByServer),
             (-32004, .attemptTimeout), (-32005, .unknownID), (-32006, .limitExceeded), (-32007, .mutationFailed),
-            (-32008, .permissionDenied), (-32800, .requestCancelled),
+            (-32008, .permissionDenied), (-32009, .versionConflict), (-32800, .requestCancelled),
         ]
         #expect(RPCError.Code.allCases.count == named.count)
         for (raw, code) in named {

@@ -103,6 +103,11 @@ extension QueryClient {
             receivePush(params, for: local)
         case "cache.changed":
             if let params { receiveWatchEvents(params) }
+        case "count.changed":
+            guard let serverID = params?["subscription"]?.intValue, let count = params?["count"]?.intValue else {
+                return
+            }
+            countWatches[serverID]?.yield(count)
         case "$/cancelRequest":
             guard let id = params?["id"]?.intValue else { return }
             serving.removeValue(forKey: id)?.cancel()

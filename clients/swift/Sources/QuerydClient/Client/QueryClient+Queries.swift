@@ -47,8 +47,10 @@ extension QueryClient {
 
     /// `query.set` with new data; subscribers are notified.
     @discardableResult
-    public func set(_ key: some QueryKey, data: JSONValue) async throws(QueryClientError) -> QueryState {
-        try await stateCall("query.set", ["key": try KeyEncoding.json(key), "data": data])
+    public func set(_ key: some QueryKey, data: JSONValue, ifVersion: Int? = nil) async throws(QueryClientError)
+        -> QueryState
+    {
+        try await stateCall("query.set", QueryClient.setParams(try KeyEncoding.json(key), "data", data, ifVersion))
     }
 
     /// `query.set` with data encoded from any Encodable value.
@@ -59,8 +61,21 @@ extension QueryClient {
 
     /// `query.set` with an RFC 7396 merge patch applied to the current data.
     @discardableResult
-    public func set(_ key: some QueryKey, mergePatch: JSONValue) async throws(QueryClientError) -> QueryState {
-        try await stateCall("query.set", ["key": try KeyEncoding.json(key), "mergePatch": mergePatch])
+    public func set(_ key: some QueryKey, mergePatch: JSONValue, ifVersion: Int? = nil) async throws(QueryClientError)
+        -> QueryState
+    {
+        try await stateCall(
+            "query.set", QueryClient.setParams(try KeyEncoding.json(key), "mergePatch", mergePatch, ifVersion))
+    }
+
+    /// `query.set` params; `ifVersion` makes it a compare-and-set (a conflict throws -32009
+    /// ``QueryClientError/server(_:)`` whose `data.version` is the current version).
+    private static func setParams(_ key: JSONValue, _ member: String, _ value: JSONValue, _ ifVersion: Int?)
+        -> JSONValue
+    {
+        var params: [String: JSONValue] = ["key": key, member: value]
+        if let ifVersion { params["ifVersion"] = .number(JSONNumber(ifVersion)) }
+        return .object(params)
     }
 
     /// `query.refetch {key}`: refetches and returns the settled state (a failure is in the state), or nil when
@@ -96,25 +111,47 @@ extension QueryClient {
     /// Active queries (with enabled observers) refetch in the background by default.
     @discardableResult
     public func invalidate(
-        _ prefix: some QueryKey, exact: Bool = false, refetchType: String = "active"
+        _ prefix: some QueryKey, exact: Bool = false, refetchType: String = "active", cancelRefetch: Bool = true
     ) async throws(QueryClientError) -> Int {
-        try await invalidate(QueryFilter(prefix: prefix, exact: exact), refetchType: refetchType)
+        try await invalidate(
+            QueryFilter(prefix: prefix, exact: exact), refetchType: refetchType, cancelRefetch: cancelRefetch)
     }
 
-    /// `queries.invalidate` with a full filter; `refetchType` is "active", "inactive", "all" or "none".
+    /// `queries.invalidate` with a full filter; `refetchType` is "active", "inactive", "all" or "none";
+    /// `cancelRefetch: false` joins fetches in flight instead of replacing them.
     @discardableResult
-    public func invalidate(_ filter: QueryFilter, refetchType: String = "active") async throws(QueryClientError)
-        -> Int
+    public func invalidate(_ filter: QueryFilter, refetchType: String = "active", cancelRefetch: Bool = true)
+        async throws(QueryClientError) -> Int
     {
         try await matchedCall(
-            "queries.invalidate", ["filter": filter.jsonValue, "refetchType": .string(refetchType)])
+            "queries.invalidate",
+            [
+                "filter": filter.jsonValue, "refetchType": .string(refetchType), "cancelRefetch": .bool(cancelRefetch),
+            ])
     }
 
     /// `queries.refetch`, `queries.cancel`, `queries.remove` or `queries.reset` (pass the method's suffix);
-    /// returns how many queries matched.
+    /// returns how many queries matched. `cancelRefetch` (refetch and reset only) false joins fetches in flight.
     @discardableResult
-    public func queries(_ action: FilterAction, _ filter: QueryFilter = .all) async throws(QueryClientError) -> Int {
-        try await matchedCall("queries." + action.rawValue, ["filter": filter.jsonValue])
+    public func queries(_ action: FilterAction, _ filter: QueryFilter = .all, cancelRefetch: Bool? = nil)
+        async throws(QueryClientError) -> Int
+    {
+        var params: [String: JSONValue] = ["filter": filter.jsonValue]
+        if let cancelRefetch { params["cancelRefetch"] = .bool(cancelRefetch) }
+        return try await matchedCall("queries." + action.rawValue, .object(params))
+    }
+
+    /// `queries.setData` (setQueriesData): writes `data` to every cached match, all or nothing; returns how
+    /// many were written.
+    @discardableResult
+    public func setData(_ filter: QueryFilter, data: JSONValue) async throws(QueryClientError) -> Int {
+        try await matchedCall("queries.setData", ["filter": filter.jsonValue, "data": data])
+    }
+
+    /// `queries.setData` with an RFC 7396 merge patch applied to each match's own data.
+    @discardableResult
+    public func setData(_ filter: QueryFilter, mergePatch: JSONValue) async throws(QueryClientError) -> Int {
+        try await matchedCall("queries.setData", ["filter": filter.jsonValue, "mergePatch": mergePatch])
     }
 
     /// `queries.list`: the states of matching queries (ordered by key), in one reply. For many queries use

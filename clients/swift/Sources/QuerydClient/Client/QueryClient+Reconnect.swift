@@ -20,6 +20,9 @@ extension QueryClient {
         fetcherByServerID.removeAll()
         mutatorByServerID.removeAll()
         subscriptionByServerID.removeAll()
+        // A count watch is not restored after a reconnect: its stream ends.
+        countWatches.values.forEach { $0.finish() }
+        countWatches.removeAll()
         for key in fetchers.keys { fetchers[key]?.serverID = nil }
         for key in mutators.keys { mutators[key]?.serverID = nil }
         for key in subscriptions.keys {

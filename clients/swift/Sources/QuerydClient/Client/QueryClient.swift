@@ -44,6 +44,8 @@ public actor QueryClient {
     var subscriptionByServerID: [Int: Int] = [:]
     var watches: [Int: WatchEntry] = [:]
     var watchByServerID: [Int: Int] = [:]
+    /// The streams of count subscriptions (`watchCount`), by the daemon's id.
+    var countWatches: [Int: AsyncStream<Int>.Continuation] = [:]
     /// Handler tasks answering the daemon's requests, by the daemon's request id.
     var serving: [Int: Task<Void, Never>] = [:]
     var eventListeners: [Int: AsyncStream<ConnectionEvent>.Continuation] = [:]

@@ -39,6 +39,9 @@ extension RPCError {
         case mutationFailed = -32007
         /// -32008 `PermissionDenied`: the daemon does not admit this uid (sent with `"id": null`, then it closes).
         case permissionDenied = -32008
+        /// -32009 `VersionConflict`: `query.set` with `ifVersion` found another version; `data` is
+        /// `{key, version}` with the current version (0 when the key is not cached).
+        case versionConflict = -32009
         /// -32800 `RequestCancelled`: the request was cancelled by its sender (`$/cancelRequest`).
         case requestCancelled = -32800
     }

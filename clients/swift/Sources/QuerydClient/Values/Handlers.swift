@@ -109,6 +109,8 @@ public struct QueryFilter: Sendable, Hashable {
     public var type: Activity
     /// Restrict by staleness.
     public var stale: Bool?
+    /// Restrict by fetch status ("idle", "fetching" or "paused"); "fetching" counts as useIsFetching.
+    public var fetchStatus: String?
 
     /// A filter from a typed key prefix.
     public init(
@@ -136,6 +138,7 @@ public struct QueryFilter: Sendable, Hashable {
         var members: [String: JSONValue] = ["exact": .bool(exact), "type": .string(type.rawValue)]
         if let key { members["key"] = key }
         if let stale { members["stale"] = .bool(stale) }
+        if let fetchStatus { members["fetchStatus"] = .string(fetchStatus) }
         return .object(members)
     }
 }
