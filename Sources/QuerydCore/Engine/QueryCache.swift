@@ -39,6 +39,8 @@ public final class QueryCache {
     var recentOptions: SharedOptions?
     /// Set by `network.setOnline false`: no attempt starts.
     var offline = false
+    /// Back online, the queries' reconnect work waits for the resumed mutations to settle.
+    var reconnectAwaitsMutations = false
     /// Queries whose fetch waits for the network to come back.
     var queriesWaitingForNetwork: [QueryKey: Query] = [:]
     /// Connections that said they are not focused.

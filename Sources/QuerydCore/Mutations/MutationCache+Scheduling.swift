@@ -21,11 +21,12 @@ extension MutationCache {
     }
 
     /// Sets the network state. Going offline pauses new mutations and retries; coming back online
-    /// resumes paused mutations in submission order (call this before the query cache's own
-    /// reconnect handling, so mutations resume first).
+    /// resumes paused mutations in submission order and records them in `resuming`.
+    /// `QueryCache.setOnline` calls this first and refetches queries once they have settled.
     public func setOnline(_ online: Bool) {
         guard online != isOnline else { return }
         isOnline = online
+        resuming = online ? Set(unsettled.filter(\.state.isPaused).map(\.id)) : []
         if online { resumeRunnable() }
     }
 }

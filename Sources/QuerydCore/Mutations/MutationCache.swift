@@ -23,6 +23,9 @@ public final class MutationCache {
     var subscriptions: [SubscriptionID: MutationSubscription] = [:]
     /// Optimistic writes still open to a rollback, by query key.
     var optimistic: [QueryKey: OptimisticEntry] = [:]
+    /// The mutations paused when the network came back and not settled since; the query cache's
+    /// reconnect refetches wait for them.
+    var resuming: Set<MutationID> = []
     /// While a mutation settles: the postponed invalidations that became due, run at its end.
     var dueInvalidations: [QueryKey]?
 
