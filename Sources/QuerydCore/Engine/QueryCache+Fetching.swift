@@ -165,7 +165,7 @@ extension QueryCache {
     public func attemptFailed(_ attempt: AttemptID, error: JSONValue) {
         guard let (query, run) = currentRun(for: attempt) else { return }
         endAttempt(of: run, notifyFetcher: false)
-        let delay = run.retryer.attemptFailed(error)
+        let delay = run.retryer.attemptFailed(error, jitter: &jitter)
         guard !run.retriesCancelled, let delay else {
             fail(run, of: query, error: error)
             return

@@ -43,6 +43,9 @@ public final class QueryCache {
     var reconnectAwaitsMutations = false
     /// Queries whose fetch waits for the network to come back.
     var queriesWaitingForNetwork: [QueryKey: Query] = [:]
+    /// The random part of jittered retry delays: seeded with 0 on the manual clock, so delays
+    /// replay exactly, and at random on the real one.
+    var jitter: JitterSource
     /// Connections that said they are not focused.
     var unfocusedConnections = Set<ConnectionID>()
     /// The views subscriptions of the query last published or subscribed to share.
@@ -69,6 +72,7 @@ public final class QueryCache {
     public init(clock: any CacheClock, epoch: CacheEpoch = .random()) {
         self.scheduler = TimerScheduler(clock: clock)
         self.epoch = epoch
+        self.jitter = JitterSource(seed: clock is ManualClock ? 0 : UInt64.random(in: 0...UInt64.max))
     }
 
     var now: Int64 { scheduler.clock.now }

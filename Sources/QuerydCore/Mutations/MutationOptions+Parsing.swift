@@ -17,13 +17,8 @@ extension MutationOptions {
         for (name, member) in members {
             let field = "\(path).\(name)"
             switch name {
-            case "retry":
-                switch member {
-                case .bool(false): retry = .count(0)
-                case .bool(true): retry = .forever
-                default: retry = .count(Int(try Self.milliseconds(member, field: field, what: "a count")))
-                }
-            case "retryDelay": retryDelay = try Self.milliseconds(member, field: field)
+            case "retry": retry = try RetrySetting(json: member, field: field)
+            case "retryDelay": retryDelay = try RetryDelay(json: member, field: field)
             case "timeout": timeout = try Self.milliseconds(member, field: field)
             case "gcTime": gcTime = member.isNull ? nil : try Self.milliseconds(member, field: field)
             case "scope":

@@ -152,4 +152,25 @@ describe('fetchers', () => {
     assert.ok(client.capabilities.has('query.fetch') && client.capabilities.has('feature:manual-clock'));
     await client.close();
   });
+
+  test('retry codes, backoff and retryOnMount reach the daemon', async () => {
+    const attempts = [];
+    const server = await Client.connect(daemon.socketPath);
+    const user = await Client.connect(daemon.socketPath);
+    await server.registerFetcher(['flaky'], async ({ attempt }) => {
+      attempts.push(attempt);
+      throw new HandlerError(attempt === 1 ? 'busy' : 'bug', { code: attempt === 1 ? 503 : 500 });
+    });
+    const call = user.query.fetch(['flaky'], { retry: [503], retryDelay: { base: 10, factor: 2, max: 10 } });
+    await eventually(async () => (await user.query.state(['flaky']))?.failureCount === 1, 'the first failure');
+    await user.clock.advance(10);
+    await assert.rejects(call, (error) => {
+      assert.deepEqual(error.data, { code: 500, message: 'bug' });
+      return true;
+    });
+    assert.deepEqual(attempts, [1, 2]);
+    await assert.rejects(user.query.fetch(['flaky'], { retryOnMount: 'no' }), InvalidParams);
+    await server.close();
+    await user.close();
+  });
 });

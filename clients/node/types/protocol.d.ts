@@ -54,10 +54,10 @@ export type MutationOptions = {
     key: QueryKey;
     mergePatch?: JsonValue;
   }>;
-  /** Retries after a failed attempt (default 0); true retries forever. */
-  retry?: number | boolean;
-  /** Fixed delay between attempts in ms; absent means min(1000*2^(failures-1), 30000). */
-  retryDelay?: number;
+  /** Retries after a failed attempt (default 0); see Retry. */
+  retry?: Retry;
+  /** Delay before a retry; see RetryDelay. */
+  retryDelay?: RetryDelay;
   /** Mutations with the same scope run one after another, in submission order. */
   scope?: string;
   /** Writes of the mutator's data (the value at the JSON Pointer fromResult) to queries after success; a pointer that does not resolve invalidates the key instead. */
@@ -144,10 +144,12 @@ export type QueryOptions = {
   refetchOnReconnect?: boolean | "always";
   /** Subscriptions only: fetch on subscribe when data exists (TanStack refetchOnMount). */
   refetchOnSubscribe?: "always" | "ifStale" | "never";
-  /** Retries after a failed attempt: n, false = 0, true = forever. Default 3 for subscriptions, 0 for query.fetch/ensure/prefetch. */
-  retry?: number | boolean;
-  /** ms to wait before a retry. Default: after the n-th failed attempt, min(1000 * 2^(n-1), 30000). */
-  retryDelay?: number;
+  /** Retries after a failed attempt; see Retry. Default 3 for subscriptions, 0 for query.fetch/ensure/prefetch. */
+  retry?: Retry;
+  /** Delay before a retry; see RetryDelay. */
+  retryDelay?: RetryDelay;
+  /** Subscriptions only: false: a subscribe does not fetch a query whose last fetch failed and that has no data (status error) (TanStack retryOnMount). */
+  retryOnMount?: boolean;
   /** RFC 6901 JSON Pointer projecting data for a subscription and for the answer of query.fetch/query.ensure; "" = whole value. A pointer that does not resolve in the data is a select error: status error, error {code:-32602, message:'Select failed', data:{select, reason}}, data the last good projection (absent if none). */
   select?: string;
   /** ms after dataUpdatedAt when data becomes stale, "Infinity" or "static". Default 0. */
@@ -229,6 +231,17 @@ export type QueryStateWithObservers = QueryState & {
 
 /** A JSON-RPC request id: a string or a number (protocol 2 refuses null). */
 export type RequestId = string | number;
+
+/** Retries after a failed attempt: n at most n retries, false none, true forever, or a list of error codes: only a failure whose error object's code is listed is retried, at most 3 times. */
+export type Retry = number | boolean | Array<number>;
+
+/** Delay before a retry: ms (fixed), or exponential backoff {base, factor, max, jitter?}: after the n-th failed attempt min(base * factor^(n-1), max) ms, less a random part of at most jitter (0..1; true = 1) of it. The jitter generator is seeded with 0 under --manual-clock, so delays replay exactly. Default {base: 1000, factor: 2, max: 30000}. */
+export type RetryDelay = number | {
+  base: number;
+  factor: number;
+  jitter?: boolean | number;
+  max: number;
+};
 
 export type ServerStats = {
   /** Open connections. */

@@ -188,3 +188,31 @@ def test_fetcher_registered_after_a_waiting_subscriber_serves_it(daemon):
             await subscription.unsubscribe()
 
     run(main())
+
+
+def test_retry_codes_backoff_and_retry_on_mount_reach_the_daemon(daemon):
+    async def main():
+        attempts = []
+
+        async def flaky(key, attempt=1):
+            attempts.append(attempt)
+            raise HandlerError("busy" if attempt == 1 else "bug", code=503 if attempt == 1 else 500)
+
+        async with Client.connect(daemon.socket_path) as server, Client.connect(daemon.socket_path) as user:
+            await server.register_fetcher(["flaky"], flaky)
+            backoff = {"base": 10, "factor": 2, "max": 10}
+            call = asyncio.ensure_future(user.query.fetch(["flaky"], retry=[503], retry_delay=backoff))
+
+            async def first_failed():
+                state = await user.query.state(["flaky"])
+                return state is not None and state.failure_count == 1
+
+            await eventually(first_failed, "the first failure")
+            await user.clock.advance(10)
+            with pytest.raises(FetchFailed) as caught:
+                await call
+            assert caught.value.data == {"code": 500, "message": "bug"} and attempts == [1, 2]
+            with pytest.raises(InvalidParams):
+                await user.query.fetch(["flaky"], retry_on_mount="no")
+
+    run(main())
