@@ -47,7 +47,7 @@ extension QueryCache {
         }
         query.run = run
         cancelCollection(query)
-        let fetcher = offline ? nil : registry.choose(for: query.key)
+        let fetcher = networkAllowsAttempt(run) ? registry.choose(for: query.key) : nil
         // A page call on a query without data loads its first page, still shown as that page fetch.
         dispatch(.fetchStarted(paused: fetcher == nil, direction: run.pageFetch == nil ? nil : page), to: query)
         startAttempt(query, run)
@@ -57,7 +57,7 @@ extension QueryCache {
     /// Sends the next attempt to a fetcher, or parks the run until the network is back or a
     /// fetcher registers.
     func startAttempt(_ query: Query, _ run: FetchRun) {
-        if offline {
+        if !networkAllowsAttempt(run) {
             run.phase = .waitingForNetwork
             queriesWaitingForNetwork[query.key] = query
             if query.fetchStatus != .paused { dispatch(.fetchStatus(.paused), to: query) }
@@ -88,6 +88,11 @@ extension QueryCache {
                     attempt: attempt, fetcher: fetcher.id, connection: fetcher.connection, key: query.key,
                     attemptNumber: run.retryer.attempts, meta: run.options.meta,
                     page: run.pageFetch.map { ($0.param, $0.direction) })))
+    }
+
+    /// Whether the run's `networkMode` lets its next attempt start in the current network state.
+    private func networkAllowsAttempt(_ run: FetchRun) -> Bool {
+        run.options.networkMode.allowsAttempt(online: !offline, attemptsSoFar: run.retryer.attempts)
     }
 
     /// An attempt's timeout expired: its fetcher is told, and the attempt fails.

@@ -3,8 +3,9 @@
 // streams while it answers (`fetch.progress`).
 //
 // Rules (TanStack v5 where it has them):
-// - Offline, no attempt starts: new fetches and due retries wait with fetchStatus "paused"; an
-//   attempt already out at a fetcher goes on. Back online, the mutations paused while offline
+// - Offline, no attempt starts (with `networkMode` "online"; "always" ignores the network,
+//   "offlineFirst" lets the first attempt start): new fetches and due retries wait with
+//   fetchStatus "paused"; an attempt already out at a fetcher goes on. Back online, the mutations paused while offline
 //   resume first; once they have all settled (at once when there are none), paused fetches
 //   continue (one new attempt each, not a new fetch), then each query whose first enabled
 //   subscription allows `refetchOnReconnect` refetches once (TanStack's

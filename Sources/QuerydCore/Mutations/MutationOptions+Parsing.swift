@@ -6,7 +6,7 @@ public import QuerydJSON
 extension MutationOptions {
     /// The option names this version understands.
     public static let supportedNames: [String] = [
-        "gcTime", "invalidate", "optimistic", "retry", "retryDelay", "scope", "setData", "timeout",
+        "gcTime", "invalidate", "networkMode", "optimistic", "retry", "retryDelay", "scope", "setData", "timeout",
     ]
 
     /// Parses `value` (an object, or nil for none); `path` prefixes field names in errors.
@@ -19,6 +19,7 @@ extension MutationOptions {
             switch name {
             case "retry": retry = try RetrySetting(json: member, field: field)
             case "retryDelay": retryDelay = try RetryDelay(json: member, field: field)
+            case "networkMode": networkMode = try NetworkMode(json: member, field: field)
             case "timeout": timeout = try Self.milliseconds(member, field: field)
             case "gcTime": gcTime = member.isNull ? nil : try Self.milliseconds(member, field: field)
             case "scope":

@@ -44,6 +44,8 @@ public struct MutationOptions: Sendable, Equatable {
     public var setData: [ResultWrite] = []
     /// Mutations with the same scope run one after another, in submission order.
     public var scope: String?
+    /// When the network state lets an attempt start (default `online`).
+    public var networkMode = NetworkMode.online
 
     /// The defaults: no retry, no cache work, no scope.
     public init() {}

@@ -12,7 +12,8 @@ public struct OptionsError: Error, Sendable, Equatable {
 extension QueryOptions {
     /// The option names this version understands.
     public static let supportedNames: [String] = [
-        "echo", "enabled", "gcTime", "infinite", "initialData", "initialDataUpdatedAt", "meta", "notifyOnChangeProps",
+        "echo", "enabled", "gcTime", "infinite", "initialData", "initialDataUpdatedAt", "meta", "networkMode",
+        "notifyOnChangeProps",
         "placeholderData", "push", "refetchInterval", "refetchIntervalInBackground", "refetchOn", "refetchOnFocus",
         "refetchOnReconnect", "refetchOnSubscribe", "retry", "retryDelay", "retryOnMount", "select", "staleTime",
         "timeout",
@@ -61,6 +62,7 @@ extension QueryOptions {
                 case .null, .bool(false): refetchInterval = .some(nil)
                 default: refetchInterval = .some(try Self.milliseconds(member, field: field))
                 }
+            case "networkMode": networkMode = try NetworkMode(json: member, field: field)
             case "retryOnMount":
                 guard case .bool(let b) = member else { throw OptionsError(field: field, reason: "must be a boolean") }
                 retryOnMount = b

@@ -62,6 +62,8 @@ public struct QueryOptions: Sendable, Equatable {
     public var refetchOnSubscribe: RefetchOnSubscribe?
     /// Whether a subscribe loads a query whose last fetch failed without data (TanStack's retryOnMount).
     public var retryOnMount: Bool?
+    /// When the network state lets an attempt start.
+    public var networkMode: NetworkMode?
     public var meta: JSONValue?
     /// Milliseconds an attempt may take, and how long a caller waits for a fetcher to appear.
     public var timeout: Int64?
@@ -98,6 +100,7 @@ public struct QueryOptions: Sendable, Equatable {
         if let retryDelay { merged.retryDelay = retryDelay }
         if let refetchOnSubscribe { merged.refetchOnSubscribe = refetchOnSubscribe }
         if let retryOnMount { merged.retryOnMount = retryOnMount }
+        if let networkMode { merged.networkMode = networkMode }
         if let meta { merged.meta = meta }
         if let timeout { merged.timeout = timeout }
         if let initialData { merged.initialData = initialData }
@@ -127,6 +130,7 @@ public struct ResolvedOptions: Sendable, Equatable {
     public var retryDelay: RetryDelay?
     public var refetchOnSubscribe: RefetchOnSubscribe
     public var retryOnMount: Bool
+    public var networkMode: NetworkMode
     public var meta: JSONValue?
     public var timeout: Int64?
     public var initialData: JSONValue?
@@ -153,6 +157,7 @@ public struct ResolvedOptions: Sendable, Equatable {
         retryDelay = options.retryDelay
         refetchOnSubscribe = options.refetchOnSubscribe ?? .ifStale
         retryOnMount = options.retryOnMount ?? true
+        networkMode = options.networkMode ?? .online
         meta = options.meta
         timeout = options.timeout
         initialData = options.initialData
@@ -161,7 +166,7 @@ public struct ResolvedOptions: Sendable, Equatable {
         select = options.select
         infinite = options.infinite
         refetchOnFocus = options.refetchOnFocus ?? .ifStale
-        refetchOnReconnect = options.refetchOnReconnect ?? .ifStale
+        refetchOnReconnect = options.refetchOnReconnect ?? (networkMode == .always ? .never : .ifStale)
         refetchInterval = (options.refetchInterval ?? nil).flatMap { $0 > 0 ? $0 : nil }
         refetchIntervalInBackground = options.refetchIntervalInBackground ?? false
         notifyOnChangeProps = options.notifyOnChangeProps.map(Set.init)

@@ -92,6 +92,26 @@ import Testing
         #expect(h.engine.sends.count == 3)
     }
 
+    @Test func networkModeAlwaysRunsMutationsOfflineAndOfflineFirstOnlyTheFirstAttempt() {
+        let h = MutationHarness()
+        h.registerMutator("m")
+        h.cache.setOnline(false)
+        let (always, _) = h.run(key("m"), variables: "a", ["networkMode": "always", "retry": 1, "retryDelay": 10])
+        let (first, _) = h.run(
+            key("m"), variables: "f", ["networkMode": "offlineFirst", "retry": 1, "retryDelay": 10])
+        let (online, _) = h.run(key("m"), variables: "o")
+        #expect(h.sentVariables == ["a", "f"])
+        h.reject("a")
+        h.reject("f")
+        h.advance(10)
+        #expect(h.sentVariables == ["a", "f", "a"])
+        #expect(h.stateText(always) == "1:pending failures=1")
+        #expect(h.stateText(first) == "2:pending paused failures=1")
+        #expect(h.stateText(online) == "3:pending paused")
+        h.cache.setOnline(true)
+        #expect(h.sentVariables == ["a", "f", "a", "f", "o"])
+    }
+
     @Test func B113_anAttemptInFlightGoesOnOfflineButItsRetryPauses() {
         let h = MutationHarness()
         h.registerMutator("r")

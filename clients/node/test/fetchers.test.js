@@ -153,7 +153,7 @@ describe('fetchers', () => {
     await client.close();
   });
 
-  test('retry codes, backoff and retryOnMount reach the daemon', async () => {
+  test('retry shapes, retryOnMount and networkMode reach the daemon', async () => {
     const attempts = [];
     const server = await Client.connect(daemon.socketPath);
     const user = await Client.connect(daemon.socketPath);
@@ -170,6 +170,11 @@ describe('fetchers', () => {
     });
     assert.deepEqual(attempts, [1, 2]);
     await assert.rejects(user.query.fetch(['flaky'], { retryOnMount: 'no' }), InvalidParams);
+    await user.setOnline(false);
+    await server.registerFetcher(['local'], async () => 'from disk');
+    const local = await user.query.fetch(['local'], { networkMode: 'always' });
+    assert.deepEqual([local.data, local.fetchStatus], ['from disk', 'idle']);
+    await user.setOnline(true);
     await server.close();
     await user.close();
   });

@@ -48,6 +48,8 @@ export type MutationOptions = {
   gcTime?: number | null;
   /** Filters invalidated after success (active matches refetch). A key another pending mutation wrote optimistically is invalidated once that mutation settles. */
   invalidate?: Array<QueryFilter>;
+  /** See NetworkMode. */
+  networkMode?: NetworkMode;
   /** Writes made before the mutator is called (the key's running fetch is cancelled first); rolled back exactly if the mutation fails. */
   optimistic?: Array<{
     data?: JsonValue;
@@ -89,6 +91,9 @@ export type MutationState = {
 /** Never reused in the daemon's life. */
 export type MutatorId = number;
 
+/** When the network state (network.setOnline) lets an attempt start: online (default) only while online, pausing otherwise; always regardless of the network (for queries refetchOnReconnect then defaults to false); offlineFirst: the first attempt starts even offline, retries pause while offline (TanStack networkMode). */
+export type NetworkMode = "online" | "always" | "offlineFirst";
+
 /** Absent, null or {} matches every query; all given members must hold. Unknown members are rejected with -32602 (field filter.<name>). */
 export type QueryFilter = {
   /** Match only the key equal to key (which must then be non-empty). */
@@ -126,6 +131,8 @@ export type QueryOptions = {
   initialDataUpdatedAt?: number;
   /** Any JSON, sent to the fetcher in fetch.params.meta. */
   meta?: JsonValue;
+  /** See NetworkMode. */
+  networkMode?: NetworkMode;
   /** Subscriptions only: the state fields whose change causes a query.changed (the push then carries the whole state); "all" = any change; [] = never. ["data"] ignores a refetch returning equal data; ["dataUpdatedAt"] hears every successful refetch. Unknown names are rejected with -32602. */
   notifyOnChangeProps?: Array<string> | "all";
   /** Subscriptions only: data shown while the query is pending (isPlaceholderData true; select applies to it); never written to the cache. "previous" = the data of the last query this subscription showed data for before query.setOptions switched its key. */
@@ -140,7 +147,7 @@ export type QueryOptions = {
   refetchOn?: Array<string>;
   /** Subscriptions only: when the subscribing connection regains focus (client.setFocused true after false): true = refetch if stale for this subscription, "always" = even when fresh (not for staleTime "static"), false = never. */
   refetchOnFocus?: boolean | "always";
-  /** Subscriptions only: the same when the daemon goes back online (network.setOnline true after false), for every connection's subscriptions. */
+  /** Subscriptions only: the same when the daemon goes back online (network.setOnline true after false), for every connection's subscriptions. Default true, but false when networkMode is always. */
   refetchOnReconnect?: boolean | "always";
   /** Subscriptions only: fetch on subscribe when data exists (TanStack refetchOnMount). */
   refetchOnSubscribe?: "always" | "ifStale" | "never";

@@ -190,7 +190,7 @@ def test_fetcher_registered_after_a_waiting_subscriber_serves_it(daemon):
     run(main())
 
 
-def test_retry_codes_backoff_and_retry_on_mount_reach_the_daemon(daemon):
+def test_retry_shapes_retry_on_mount_and_network_mode_reach_the_daemon(daemon):
     async def main():
         attempts = []
 
@@ -214,5 +214,12 @@ def test_retry_codes_backoff_and_retry_on_mount_reach_the_daemon(daemon):
             assert caught.value.data == {"code": 500, "message": "bug"} and attempts == [1, 2]
             with pytest.raises(InvalidParams):
                 await user.query.fetch(["flaky"], retry_on_mount="no")
+            await user.set_online(False)
+            try:
+                await server.register_fetcher(["local"], lambda key: "from disk")
+                state = await user.query.fetch(["local"], network_mode="always")
+                assert (state.data, state.fetch_status) == ("from disk", "idle")
+            finally:
+                await user.set_online(True)
 
     run(main())

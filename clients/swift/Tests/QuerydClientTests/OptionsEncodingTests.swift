@@ -53,7 +53,7 @@ import Testing
         #expect(QueryOptions(staleTime: 0.25).jsonValue == ["staleTime": 250])
     }
 
-    @Test func retryCodesBackoffAndRetryOnMountUseTheDaemonsShapes() {
+    @Test func retryShapesRetryOnMountAndNetworkModeUseTheDaemonsNames() {
         let backoff = RetryBackoff(base: 0.1, factor: 2, max: 0.3, jitter: 0.5)
         var options = QueryOptions(retry: .onCodes([503, -32004], backoff: backoff))
         options.retryOnMount = false
@@ -62,6 +62,10 @@ import Testing
                 "retry": [503, -32004], "retryDelay": ["base": 100, "factor": 2, "max": 300, "jitter": 0.5],
                 "retryOnMount": false,
             ])
+        options = QueryOptions()
+        options.networkMode = .offlineFirst
+        #expect(options.jsonValue == ["networkMode": "offlineFirst"])
+        #expect(MutationOptions(networkMode: .always).jsonValue == ["networkMode": "always"])
         let plain = RetryConfig(maxRetries: 1, backoff: RetryBackoff(base: 1, max: 30))
         #expect(
             MutationOptions(retry: plain).jsonValue == [

@@ -95,6 +95,17 @@ public struct RetryBackoff: Sendable, Hashable {
     }
 }
 
+/// When the daemon's network state (``QueryClient/setOnline(_:)``) lets a fetch or mutation attempt
+/// start (TanStack's `networkMode`).
+public enum NetworkMode: String, Sendable, Hashable {
+    /// Only while online; offline the attempt waits (the default).
+    case online
+    /// Whatever the network state (a source that needs no network).
+    case always
+    /// The first attempt even offline; retries wait while offline.
+    case offlineFirst
+}
+
 /// When a new observer of a query refetches it (the daemon's `refetchOnSubscribe`).
 public enum RefetchOnAppear: String, Sendable, Hashable {
     /// Always refetch when an observer starts (unless staleTime is infinite).
@@ -189,6 +200,8 @@ public struct QueryOptions: Sendable, Hashable {
     public var refetchOnAppear: RefetchOnAppear?
     /// With `false`, a new observer does not refetch a query whose last fetch failed without data.
     public var retryOnMount: Bool?
+    /// When the network state lets a fetch attempt start.
+    public var networkMode: NetworkMode?
     /// Periodic refetch in seconds, stale or not (`refetchInterval`); 0 turns polling off.
     public var refetchInterval: TimeInterval?
     /// Keep polling while this client is unfocused (``QueryClient/setFocused(_:)``).
@@ -269,6 +282,7 @@ public struct QueryOptions: Sendable, Hashable {
         retry?.write(into: &members)
         if let refetchOnAppear { members["refetchOnSubscribe"] = .string(refetchOnAppear.rawValue) }
         if let retryOnMount { members["retryOnMount"] = .bool(retryOnMount) }
+        if let networkMode { members["networkMode"] = .string(networkMode.rawValue) }
         if let refetchInterval { members["refetchInterval"] = .number(JSONNumber(Milliseconds.from(refetchInterval))) }
         if let refetchIntervalInBackground {
             members["refetchIntervalInBackground"] = .bool(refetchIntervalInBackground)
