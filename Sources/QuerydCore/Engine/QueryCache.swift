@@ -26,6 +26,8 @@ public final class QueryCache {
     /// checked for exclusivity.
     @exclusivity(unchecked) var queries = QueryIndex<Query>()
     var registry = FetcherRegistry()
+    /// `queries.setDefaults` entries.
+    var queryDefaults = PrefixDefaults<QueryOptions>()
     var subscriptions: [SubscriptionID: Subscription] = [:]
     /// Attempts in flight, by id, with the query they fetch.
     var attempts: [AttemptID: Query] = [:]
@@ -97,9 +99,9 @@ public final class QueryCache {
     /// The cached query for `key`, if any.
     public func query(_ key: QueryKey) -> Query? { queries[key] }
 
-    /// The options for `key`: `options` over the defaults of every fetcher serving it.
+    /// The options for `key`: `options` over its defaults (see `defaults(for:)`).
     func resolve(_ options: QueryOptions, for key: QueryKey, defaultRetry: Int) -> ResolvedOptions {
-        ResolvedOptions(options.layered(over: registry.defaults(for: key)), defaultRetry: defaultRetry)
+        ResolvedOptions(options.layered(over: defaults(for: key)), defaultRetry: defaultRetry)
     }
 
     /// The query for `key`, created (with `options`' initial data) when absent.

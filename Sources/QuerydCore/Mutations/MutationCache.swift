@@ -20,6 +20,8 @@ public final class MutationCache {
     /// Attempts in flight, by id.
     var attempts: [MutationAttemptID: Mutation] = [:]
     var registry = MutatorRegistry()
+    /// `mutations.setDefaults` entries (their option objects' members).
+    var defaults = PrefixDefaults<[String: JSONValue]>()
     var subscriptions: [SubscriptionID: MutationSubscription] = [:]
     /// Optimistic writes still open to a rollback, by query key.
     var optimistic: [QueryKey: OptimisticEntry] = [:]

@@ -178,4 +178,30 @@ describe('fetchers', () => {
     await server.close();
     await user.close();
   });
+
+  test('queries.setDefaults, queries.getDefaults and mutations.setDefaults', async () => {
+    const server = await Client.connect(daemon.socketPath);
+    const user = await Client.connect(daemon.socketPath);
+    const attempts = [];
+    await server.registerFetcher(['defaulted'], async ({ attempt }) => {
+      attempts.push(attempt);
+      throw new HandlerError('down', { code: 503 });
+    });
+    await user.queries.setDefaults(['defaulted'], { retry: 1, retryDelay: 10 });
+    await user.mutations.setDefaults(['defaulted'], { retry: 2 });
+    assert.deepEqual(await user.queries.getDefaults(['defaulted', 1]), {
+      queries: [{ key: ['defaulted'], options: { retry: 1, retryDelay: 10 } }],
+      mutations: [{ key: ['defaulted'], options: { retry: 2 } }],
+    });
+    const call = user.query.fetch(['defaulted', 1]);
+    await eventually(async () => (await user.query.state(['defaulted', 1]))?.failureCount === 1, 'the first failure');
+    await user.clock.advance(10);
+    await assert.rejects(call, FetchFailed);
+    assert.deepEqual(attempts, [1, 2]);
+    await user.queries.setDefaults(['defaulted'], {});
+    await user.mutations.setDefaults(['defaulted'], {});
+    assert.deepEqual(await user.queries.getDefaults(), { queries: [], mutations: [] });
+    await server.close();
+    await user.close();
+  });
 });

@@ -145,6 +145,10 @@ export interface QueriesAPI {
   cancel(filter?: FilterInput): Promise<number>;
   remove(filter?: FilterInput): Promise<number>;
   reset(filter?: FilterInput): Promise<number>;
+  /** `queries.setDefaults`: options for keys under the prefix `key`; `{}` removes the entry. */
+  setDefaults(key: QueryKey, options: QueryOptions): Promise<void>;
+  /** `queries.getDefaults`: every entry, or those applying to `key` (shortest prefix first). */
+  getDefaults(key?: QueryKey): Promise<Methods['queries.getDefaults']['result']>;
   list(filter?: FilterInput): Promise<QueryStateWithObservers[]>;
   /** Every match, page by page (`cursor`/`nextCursor`, protocol 2; one page from a protocol-1 daemon). */
   pages(filter?: FilterInput, options?: { limit?: number } & CallOptions): AsyncGenerator<QueryStateWithObservers[], void>;
@@ -155,6 +159,8 @@ export interface MutationAPI {
 }
 
 export interface MutationsAPI {
+  /** `mutations.setDefaults`: `mutation.run` options for keys under the prefix `key`; `{}` removes the entry. */
+  setDefaults(key: QueryKey, options: MutationOptions): Promise<void>;
   list(filter?: MutationFilter): Promise<MutationState[]>;
   subscribe(filter?: MutationFilter): MutationSubscription;
 }

@@ -10,6 +10,14 @@ export type CachedData = {
   dataUpdatedAt: number;
 };
 
+/** One defaults entry: the key prefix and the options as they were set. */
+export type DefaultsEntry = {
+  key: Array<JsonValue>;
+  options: {
+    [member: string]: JsonValue;
+  };
+};
+
 /** A JSON-RPC error object. */
 export type ErrorObject = {
   code: number;
@@ -561,6 +569,27 @@ export interface Methods {
       queries: Array<QueryStateWithObservers>;
     };
   };
+  /** Set query defaults by key prefix (TanStack setQueryDefaults). */
+  "queries.setDefaults": {
+    params: {
+      /** The key prefix the defaults apply to (a JSON array; [] for every key). */
+      key: Array<JsonValue>;
+      /** Query options, as query.subscribe takes them; {} removes the entry. */
+      options: QueryOptions;
+    };
+    result: Record<string, never>;
+  };
+  /** List the defaults set by queries.setDefaults and mutations.setDefaults. */
+  "queries.getDefaults": {
+    params: {
+      /** Only the entries applying to this key. */
+      key?: QueryKey;
+    };
+    result: {
+      mutations: Array<DefaultsEntry>;
+      queries: Array<DefaultsEntry>;
+    };
+  };
   /** Serve mutate requests for mutation keys under a prefix. */
   "mutator.register": {
     params: {
@@ -621,6 +650,16 @@ export interface Methods {
       filter?: MutationFilter;
     };
     result: Array<MutationState>;
+  };
+  /** Set mutation defaults by key prefix (TanStack setMutationDefaults). */
+  "mutations.setDefaults": {
+    params: {
+      /** The key prefix the defaults apply to (a JSON array; [] for every key). */
+      key: Array<JsonValue>;
+      /** Mutation options, as mutation.run takes them; {} removes the entry. */
+      options: MutationOptions;
+    };
+    result: Record<string, never>;
   };
   /** Set the daemon-wide network state. */
   "network.setOnline": {
