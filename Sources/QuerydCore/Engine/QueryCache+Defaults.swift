@@ -60,12 +60,12 @@ extension MutationCache {
     /// entry applying to the key (longer prefixes over shorter ones).
     public func options(for key: QueryKey, json: JSONValue?) throws(OptionsError) -> MutationOptions {
         let applying = defaults.entries.isEmpty ? [] : defaults.matching(key)
-        guard !applying.isEmpty, json?.objectValue != nil || json == nil || json == .null else {
-            return try MutationOptions(json: json)
-        }
+        // Not an object (or no entry applies): read as it is, so a malformed value is reported as such.
+        let own = json == nil || json == .null ? [:] : json?.objectValue
+        guard !applying.isEmpty, let own else { return try MutationOptions(json: json) }
         var members: [String: JSONValue] = [:]
         for entry in applying { members.merge(entry.options) { _, later in later } }
-        members.merge(json?.objectValue ?? [:]) { _, own in own }
+        members.merge(own) { _, mine in mine }
         return try MutationOptions(json: .object(members))
     }
 }

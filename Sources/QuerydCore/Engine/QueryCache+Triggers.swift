@@ -5,12 +5,12 @@
 // Rules (TanStack v5 where it has them):
 // - Offline, no attempt starts (with `networkMode` "online"; "always" ignores the network,
 //   "offlineFirst" lets the first attempt start): new fetches and due retries wait with
-//   fetchStatus "paused"; an attempt already out at a fetcher goes on. Back online, the mutations paused while offline
-//   resume first; once they have all settled (at once when there are none), paused fetches
-//   continue (one new attempt each, not a new fetch), then each query whose first enabled
-//   subscription allows `refetchOnReconnect` refetches once (TanStack's
-//   `resumePausedMutations().then(onOnline)`, so a refetch never shows data from before an
-//   offline write). Going offline again before they settle drops that wait.
+//   fetchStatus "paused"; an attempt already out at a fetcher goes on.
+// - Back online, the mutations paused while offline resume first; once they have all settled
+//   (at once when there are none), paused fetches continue (one new attempt each, not a new
+//   fetch), then each query whose first enabled subscription allows `refetchOnReconnect`
+//   refetches once (TanStack's `resumePausedMutations().then(onOnline)`, so a refetch never shows
+//   data from before an offline write). Going offline again before they settle drops that wait.
 // - Focus is per connection. Regaining it refetches, once per query, that connection's enabled
 //   subscriptions whose `refetchOnFocus` allows it. Losing it stops their polling unless
 //   `refetchIntervalInBackground`.

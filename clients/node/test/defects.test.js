@@ -100,13 +100,13 @@ describe('issue 14 defects (Node)', () => {
 
   test('a line longer than maxLineBytes ends the connection and the read is not re-sent', async () => {
     const writer = await Client.connect(daemon.socketPath);
-    const reader = await Client.connect(daemon.socketPath, { maxLineBytes: 1000, backoffMs: [10, 20] });
+    const reader = await Client.connect(daemon.socketPath, { maxLineBytes: 2000, backoffMs: [10, 20] });
     try {
       await writer.query.set(['big'], { data: 'x'.repeat(5000) });
       await assert.rejects(reader.query.get(['big']), (error) => {
         assert.ok(error instanceof ConnectionLost);
         assert.equal(error.code, LINE_TOO_LONG);
-        assert.match(error.message, /longer than the limit \(1000 bytes\)/);
+        assert.match(error.message, /longer than the limit \(2000 bytes\)/);
         return true;
       });
       await reader.server.ping();

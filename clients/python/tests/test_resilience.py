@@ -69,13 +69,13 @@ async def _pending(client, count):
 def test_a_line_over_max_line_bytes_ends_the_connection_and_the_read_is_not_resent(daemon):
     async def main():
         async with Client.connect(daemon.socket_path) as writer, Client.connect(
-            daemon.socket_path, max_line_bytes=1000, backoff=(0.01, 0.02)
+            daemon.socket_path, max_line_bytes=2000, backoff=(0.01, 0.02)
         ) as reader:
             await writer.query.set(["big"], "x" * 5000)
             with pytest.raises(ConnectionLost) as caught:
                 await reader.query.get(["big"])
             assert caught.value.code == "LINE_TOO_LONG"
-            assert "longer than the limit (1000 bytes)" in str(caught.value)
+            assert "longer than the limit (2000 bytes)" in str(caught.value)
             await reader.server.ping()
             assert reader.reconnects == 1
 
