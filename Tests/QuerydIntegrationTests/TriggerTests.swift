@@ -235,7 +235,7 @@ struct TriggerTests {
 
 extension LineClient {
     /// Reads the next `query.changed` and checks it is exactly `state` for `subscription`.
-    fileprivate func expectPush(
+    func expectPush(
         _ subscription: JSONValue, _ state: JSONValue, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         expectJSON(
@@ -246,7 +246,7 @@ extension LineClient {
 
     /// Subscribes to `key`, answers the fetch it starts with `data`, reads the success push, and
     /// returns the subscription id.
-    fileprivate func subscribeAnswered(
+    func subscribeAnswered(
         _ key: JSONValue, options: JSONValue? = nil, fetcher: LineClient, fid: JSONValue, data: JSONValue
     ) throws -> JSONValue {
         var params: [String: JSONValue] = ["key": key]

@@ -48,7 +48,7 @@ extension QueryCache {
         query.run = run
         report(.fetchStarted(query.key))
         cancelCollection(query)
-        let fetcher = offline ? nil : registry.choose(for: query.key)
+        let fetcher = networkAllowsAttempt(run) ? registry.choose(for: query.key) : nil
         // A page call on a query without data loads its first page, still shown as that page fetch.
         dispatch(.fetchStarted(paused: fetcher == nil, direction: run.pageFetch == nil ? nil : page), to: query)
         startAttempt(query, run)
@@ -58,7 +58,7 @@ extension QueryCache {
     /// Sends the next attempt to a fetcher, or parks the run until the network is back or a
     /// fetcher registers.
     func startAttempt(_ query: Query, _ run: FetchRun) {
-        if offline {
+        if !networkAllowsAttempt(run) {
             run.phase = .waitingForNetwork
             queriesWaitingForNetwork[query.key] = query
             if query.fetchStatus != .paused { dispatch(.fetchStatus(.paused), to: query) }
@@ -89,6 +89,11 @@ extension QueryCache {
                     attempt: attempt, fetcher: fetcher.id, connection: fetcher.connection, key: query.key,
                     attemptNumber: run.retryer.attempts, meta: run.options.meta,
                     page: run.pageFetch.map { ($0.param, $0.direction) })))
+    }
+
+    /// Whether the run's `networkMode` lets its next attempt start in the current network state.
+    private func networkAllowsAttempt(_ run: FetchRun) -> Bool {
+        run.options.networkMode.allowsAttempt(online: !offline, attemptsSoFar: run.retryer.attempts)
     }
 
     /// An attempt's timeout expired: its fetcher is told, and the attempt fails.
@@ -166,7 +171,7 @@ extension QueryCache {
     public func attemptFailed(_ attempt: AttemptID, error: JSONValue) {
         guard let (query, run) = currentRun(for: attempt) else { return }
         endAttempt(of: run, notifyFetcher: false)
-        let delay = run.retryer.attemptFailed(error)
+        let delay = run.retryer.attemptFailed(error, jitter: &jitter)
         guard !run.retriesCancelled, let delay else {
             fail(run, of: query, error: error)
             return

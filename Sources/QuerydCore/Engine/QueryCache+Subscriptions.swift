@@ -111,9 +111,10 @@ extension QueryCache {
         return view.result
     }
 
-    /// TanStack's shouldFetchOnMount: missing data always loads; cached data per refetchOnSubscribe.
+    /// TanStack's shouldFetchOnMount: missing data loads (unless the last fetch failed and
+    /// `retryOnMount` is false); cached data per refetchOnSubscribe.
     private func shouldFetchOnSubscribe(_ query: Query, _ options: ResolvedOptions) -> Bool {
-        guard query.hasData else { return true }
+        guard query.hasData else { return options.retryOnMount || query.state.status != .error }
         switch options.refetchOnSubscribe {
         case .always: return options.staleTime != .static
         case .ifStale: return query.isStale(staleTime: options.staleTime, now: now)

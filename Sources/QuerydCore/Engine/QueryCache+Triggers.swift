@@ -3,10 +3,14 @@
 // streams while it answers (`fetch.progress`).
 //
 // Rules (TanStack v5 where it has them):
-// - Offline, no attempt starts: new fetches and due retries wait with fetchStatus "paused"; an
-//   attempt already out at a fetcher goes on. Back online, paused fetches continue (one new
-//   attempt each, not a new fetch), then each query whose first enabled subscription allows
-//   `refetchOnReconnect` refetches once.
+// - Offline, no attempt starts (with `networkMode` "online"; "always" ignores the network,
+//   "offlineFirst" lets the first attempt start): new fetches and due retries wait with
+//   fetchStatus "paused"; an attempt already out at a fetcher goes on.
+// - Back online, the mutations paused while offline resume first; once they have all settled
+//   (at once when there are none), paused fetches continue (one new attempt each, not a new
+//   fetch), then each query whose first enabled subscription allows `refetchOnReconnect`
+//   refetches once (TanStack's `resumePausedMutations().then(onOnline)`, so a refetch never shows
+//   data from before an offline write). Going offline again before they settle drops that wait.
 // - Focus is per connection. Regaining it refetches, once per query, that connection's enabled
 //   subscriptions whose `refetchOnFocus` allows it. Losing it stops their polling unless
 //   `refetchIntervalInBackground`.
@@ -21,11 +25,29 @@ extension QueryCache {
     /// Whether fetches may start (`network.setOnline`); true at start.
     public var isOnline: Bool { !offline }
 
-    /// Goes offline or back online (see the rules above).
+    /// Goes offline or back online, for the mutation cache too (see the rules above).
     public func setOnline(_ online: Bool) {
         guard online == offline else { return }
         offline = !online
+        reconnectAwaitsMutations = false
+        mutationCache?.setOnline(online)
         guard online else { return }
+        if mutationCache?.resuming.isEmpty == false {
+            reconnectAwaitsMutations = true
+        } else {
+            reconnectQueries()
+        }
+    }
+
+    /// The last mutation resumed at reconnect settled: the queries' reconnect work runs now.
+    func resumedMutationsSettled() {
+        guard reconnectAwaitsMutations else { return }
+        reconnectAwaitsMutations = false
+        reconnectQueries()
+    }
+
+    /// Continues the fetches paused while offline, then refetches per `refetchOnReconnect`.
+    private func reconnectQueries() {
         let paused = queriesWaitingForNetwork.values.sorted { $0.key < $1.key }
         queriesWaitingForNetwork = [:]
         for query in paused {

@@ -28,6 +28,8 @@ public final class QueryCache {
     /// checked for exclusivity.
     @exclusivity(unchecked) var queries = QueryIndex<Query>()
     var registry = FetcherRegistry()
+    /// `queries.setDefaults` entries.
+    var queryDefaults = PrefixDefaults<QueryOptions>()
     var subscriptions: [SubscriptionID: Subscription] = [:]
     /// Attempts in flight, by id, with the query they fetch.
     var attempts: [AttemptID: Query] = [:]
@@ -41,8 +43,13 @@ public final class QueryCache {
     var recentOptions: SharedOptions?
     /// Set by `network.setOnline false`: no attempt starts.
     var offline = false
+    /// Back online, the queries' reconnect work waits for the resumed mutations to settle.
+    var reconnectAwaitsMutations = false
     /// Queries whose fetch waits for the network to come back.
     var queriesWaitingForNetwork: [QueryKey: Query] = [:]
+    /// The random part of jittered retry delays: seeded with 0 on the manual clock, so delays
+    /// replay exactly, and at random on the real one.
+    var jitter: JitterSource
     /// Connections that said they are not focused.
     var unfocusedConnections = Set<ConnectionID>()
     /// The views subscriptions of the query last published or subscribed to share.
@@ -69,6 +76,7 @@ public final class QueryCache {
     public init(clock: any CacheClock, epoch: CacheEpoch = .random()) {
         self.scheduler = TimerScheduler(clock: clock)
         self.epoch = epoch
+        self.jitter = JitterSource(seed: clock is ManualClock ? 0 : UInt64.random(in: 0...UInt64.max))
     }
 
     var now: Int64 { scheduler.clock.now }
@@ -93,9 +101,9 @@ public final class QueryCache {
     /// The cached query for `key`, if any.
     public func query(_ key: QueryKey) -> Query? { queries[key] }
 
-    /// The options for `key`: `options` over the defaults of every fetcher serving it.
+    /// The options for `key`: `options` over its defaults (see `defaults(for:)`).
     func resolve(_ options: QueryOptions, for key: QueryKey, defaultRetry: Int) -> ResolvedOptions {
-        ResolvedOptions(options.layered(over: registry.defaults(for: key)), defaultRetry: defaultRetry)
+        ResolvedOptions(options.layered(over: defaults(for: key)), defaultRetry: defaultRetry)
     }
 
     /// The query for `key`, created (with `options`' initial data) when absent.

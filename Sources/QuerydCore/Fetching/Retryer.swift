@@ -2,14 +2,15 @@
 // last failure and the attempt's timeout timer, and decides after each failure whether another
 // attempt follows and after what delay.
 //
-// The delay is `retryDelay` when set, else TanStack's default min(1000 × 2^(failures − 1), 30000) ms.
+// The delay is `retryDelay` when set, else TanStack's default min(1000 × 2^(failures − 1), 30000) ms
+// (see RetryShapes.swift for the shapes of `retry` and `retryDelay`).
 
 import QuerydJSON
 
 /// The attempt-and-retry bookkeeping of one fetch or one mutation.
 struct Retryer {
     let retry: RetrySetting
-    let retryDelay: Int64?
+    let retryDelay: RetryDelay
     /// Attempts started (1 for the first attempt; `fetch` and `mutate` requests carry it).
     private(set) var attempts = 0
     /// Attempts that failed.
@@ -19,9 +20,9 @@ struct Retryer {
     /// The timeout of the attempt in flight, if it has one.
     var attemptTimer: TimerHandle?
 
-    init(retry: RetrySetting, retryDelay: Int64?) {
+    init(retry: RetrySetting, retryDelay: RetryDelay?) {
         self.retry = retry
-        self.retryDelay = retryDelay
+        self.retryDelay = retryDelay ?? .standard
     }
 
     /// Counts a new attempt.
@@ -35,13 +36,11 @@ struct Retryer {
     }
 
     /// Counts a failed attempt; returns the delay before the next attempt (at least
-    /// `minimumDelay`), or nil when no attempt follows.
-    mutating func attemptFailed(_ error: JSONValue, minimumDelay: Int64 = 0) -> Int64? {
+    /// `minimumDelay`; a jittered delay draws from `jitter`), or nil when no attempt follows.
+    mutating func attemptFailed(_ error: JSONValue, minimumDelay: Int64 = 0, jitter: inout JitterSource) -> Int64? {
         failures += 1
         lastFailure = error
-        guard retry.allowsRetry(afterFailures: failures) else { return nil }
-        if let retryDelay { return max(minimumDelay, retryDelay, 0) }
-        let exponent = min(max(0, failures - 1), 15)
-        return max(minimumDelay, min(1000 << Int64(exponent), 30_000))
+        guard retry.allowsRetry(afterFailures: failures, error: error) else { return nil }
+        return max(minimumDelay, retryDelay.delay(afterFailures: failures, jitter: &jitter))
     }
 }

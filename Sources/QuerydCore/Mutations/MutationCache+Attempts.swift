@@ -79,7 +79,8 @@ extension MutationCache {
     /// Counts a failed attempt, then waits for the retry or fails the mutation. `minimumDelay`
     /// keeps a failure that needs no answer (no mutator) from retrying in a zero-delay loop.
     func attemptFailed(_ mutation: Mutation, error: JSONValue, minimumDelay: Int64 = 0) {
-        guard let delay = mutation.retryer.attemptFailed(error, minimumDelay: minimumDelay) else {
+        guard let delay = mutation.retryer.attemptFailed(error, minimumDelay: minimumDelay, jitter: &queries.jitter)
+        else {
             fail(mutation, error: error)
             return
         }

@@ -76,7 +76,8 @@ extension MutationCache {
         finish(mutation, .failure(failure))
     }
 
-    /// Answers the callers, arms garbage collection, and lets the next mutations start.
+    /// Answers the callers, arms garbage collection, lets the next mutations start, and lets the
+    /// queries' reconnect work run once the last mutation resumed at reconnect has settled.
     private func finish(_ mutation: Mutation, _ outcome: Result<JSONValue, CacheFailure>) {
         unsettled.removeAll { $0 === mutation }
         queries.report(.mutationSettled(mutation.state))
@@ -87,6 +88,7 @@ extension MutationCache {
             mutation.gcTimer = scheduler.schedule(after: gcTime, .mutationCollect(mutation))
         }
         resumeRunnable()
+        if resuming.remove(mutation.id) != nil, resuming.isEmpty { queries.resumedMutationsSettled() }
     }
 
     /// A settled mutation's gcTime is over: it is forgotten.

@@ -1,12 +1,15 @@
-// When mutations may run: one at a time per scope, in submission order, and only while the
-// network is online. Offline, new mutations and retries pause (`isPaused`); attempts already out
-// at a mutator go on. Back online, paused mutations resume in submission order, scoped ones
+// When mutations may run: one at a time per scope, in submission order, and while the network
+// allows (`networkMode`: `online` only online, `always` regardless, `offlineFirst` the first attempt
+// regardless). Offline, new mutations and retries pause (`isPaused`); attempts already out at a
+// mutator go on. Back online, paused mutations resume in submission order, scoped ones
 // one after another.
 
 extension MutationCache {
-    /// Whether the mutation may start an attempt now: online, and first unsettled of its scope.
+    /// Whether the mutation may start an attempt now: its network mode allows it, and it is the
+    /// first unsettled mutation of its scope.
     func canStart(_ mutation: Mutation) -> Bool {
-        guard isOnline else { return false }
+        let mode = mutation.options.networkMode
+        guard mode.allowsAttempt(online: isOnline, attemptsSoFar: mutation.retryer.attempts) else { return false }
         guard let scope = mutation.state.scope else { return true }
         return unsettled.first { $0.state.scope == scope } === mutation
     }
@@ -21,11 +24,12 @@ extension MutationCache {
     }
 
     /// Sets the network state. Going offline pauses new mutations and retries; coming back online
-    /// resumes paused mutations in submission order (call this before the query cache's own
-    /// reconnect handling, so mutations resume first).
+    /// resumes paused mutations in submission order and records them in `resuming`.
+    /// `QueryCache.setOnline` calls this first and refetches queries once they have settled.
     public func setOnline(_ online: Bool) {
         guard online != isOnline else { return }
         isOnline = online
+        resuming = online ? Set(unsettled.filter(\.state.isPaused).map(\.id)) : []
         if online { resumeRunnable() }
     }
 }

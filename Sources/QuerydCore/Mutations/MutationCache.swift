@@ -20,9 +20,14 @@ public final class MutationCache {
     /// Attempts in flight, by id.
     var attempts: [MutationAttemptID: Mutation] = [:]
     var registry = MutatorRegistry()
+    /// `mutations.setDefaults` entries (their option objects' members).
+    var defaults = PrefixDefaults<[String: JSONValue]>()
     var subscriptions: [SubscriptionID: MutationSubscription] = [:]
     /// Optimistic writes still open to a rollback, by query key.
     var optimistic: [QueryKey: OptimisticEntry] = [:]
+    /// The mutations paused when the network came back and not settled since; the query cache's
+    /// reconnect refetches wait for them.
+    var resuming: Set<MutationID> = []
     /// While a mutation settles: the postponed invalidations that became due, run at its end.
     var dueInvalidations: [QueryKey]?
 

@@ -6,7 +6,7 @@ public import QuerydJSON
 extension MutationOptions {
     /// The option names this version understands.
     public static let supportedNames: [String] = [
-        "gcTime", "invalidate", "optimistic", "retry", "retryDelay", "scope", "setData", "timeout",
+        "gcTime", "invalidate", "networkMode", "optimistic", "retry", "retryDelay", "scope", "setData", "timeout",
     ]
 
     /// Parses `value` (an object, or nil for none); `path` prefixes field names in errors.
@@ -17,13 +17,9 @@ extension MutationOptions {
         for (name, member) in members {
             let field = "\(path).\(name)"
             switch name {
-            case "retry":
-                switch member {
-                case .bool(false): retry = .count(0)
-                case .bool(true): retry = .forever
-                default: retry = .count(Int(try Self.milliseconds(member, field: field, what: "a count")))
-                }
-            case "retryDelay": retryDelay = try Self.milliseconds(member, field: field)
+            case "retry": retry = try RetrySetting(json: member, field: field)
+            case "retryDelay": retryDelay = try RetryDelay(json: member, field: field)
+            case "networkMode": networkMode = try NetworkMode(json: member, field: field)
             case "timeout": timeout = try Self.milliseconds(member, field: field)
             case "gcTime": gcTime = member.isNull ? nil : try Self.milliseconds(member, field: field)
             case "scope":

@@ -33,8 +33,8 @@ public struct ResultWrite: Sendable, Equatable {
 public struct MutationOptions: Sendable, Equatable {
     /// Retries after a failed attempt (default none).
     public var retry: RetrySetting = .count(0)
-    /// A fixed delay between attempts in ms; nil means min(1000 * 2^(failures-1), 30000).
-    public var retryDelay: Int64?
+    /// The delay between attempts; nil means min(1000 * 2^(failures-1), 30000) ms.
+    public var retryDelay: RetryDelay?
     /// Milliseconds an attempt may take before it counts as failed with -32004.
     public var timeout: Int64?
     /// How long a settled mutation stays listed (ms; nil: until the daemon stops).
@@ -44,6 +44,8 @@ public struct MutationOptions: Sendable, Equatable {
     public var setData: [ResultWrite] = []
     /// Mutations with the same scope run one after another, in submission order.
     public var scope: String?
+    /// When the network state lets an attempt start (default `online`).
+    public var networkMode = NetworkMode.online
 
     /// The defaults: no retry, no cache work, no scope.
     public init() {}

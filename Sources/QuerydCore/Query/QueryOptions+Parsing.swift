@@ -12,9 +12,11 @@ public struct OptionsError: Error, Sendable, Equatable {
 extension QueryOptions {
     /// The option names this version understands.
     public static let supportedNames: [String] = [
-        "echo", "enabled", "gcTime", "infinite", "initialData", "initialDataUpdatedAt", "meta", "notifyOnChangeProps",
+        "echo", "enabled", "gcTime", "infinite", "initialData", "initialDataUpdatedAt", "meta", "networkMode",
+        "notifyOnChangeProps",
         "placeholderData", "push", "refetchInterval", "refetchIntervalInBackground", "refetchOn", "refetchOnFocus",
-        "refetchOnReconnect", "refetchOnSubscribe", "retry", "retryDelay", "select", "staleTime", "timeout",
+        "refetchOnReconnect", "refetchOnSubscribe", "retry", "retryDelay", "retryOnMount", "select", "staleTime",
+        "timeout",
     ]
 
     /// Parses `value` (an object, or nil for none); `path` prefixes field names in errors.
@@ -41,13 +43,8 @@ extension QueryOptions {
                 case .null, .string("Infinity"): gcTime = .some(nil)
                 default: gcTime = .some(try Self.milliseconds(member, field: field))
                 }
-            case "retry":
-                switch member {
-                case .bool(false): retry = .count(0)
-                case .bool(true): retry = .forever
-                default: retry = .count(Int(try Self.milliseconds(member, field: field, what: "a count")))
-                }
-            case "retryDelay": retryDelay = try Self.milliseconds(member, field: field)
+            case "retry": retry = try RetrySetting(json: member, field: field)
+            case "retryDelay": retryDelay = try RetryDelay(json: member, field: field)
             case "refetchOnSubscribe":
                 guard let text = member.stringValue, let mode = RefetchOnSubscribe(rawValue: text) else {
                     throw OptionsError(field: field, reason: "must be \"always\", \"ifStale\" or \"never\"")
@@ -65,6 +62,10 @@ extension QueryOptions {
                 case .null, .bool(false): refetchInterval = .some(nil)
                 default: refetchInterval = .some(try Self.milliseconds(member, field: field))
                 }
+            case "networkMode": networkMode = try NetworkMode(json: member, field: field)
+            case "retryOnMount":
+                guard case .bool(let b) = member else { throw OptionsError(field: field, reason: "must be a boolean") }
+                retryOnMount = b
             case "refetchIntervalInBackground":
                 guard case .bool(let b) = member else { throw OptionsError(field: field, reason: "must be a boolean") }
                 refetchIntervalInBackground = b

@@ -16,22 +16,6 @@ public enum StaleTime: Sendable, Equatable {
     case `static`
 }
 
-/// How often a failed attempt is retried.
-public enum RetrySetting: Sendable, Equatable {
-    /// At most this many retries (so `n + 1` attempts).
-    case count(Int)
-    /// Retry until it succeeds.
-    case forever
-
-    /// Whether another attempt follows after `failures` failed attempts.
-    func allowsRetry(afterFailures failures: Int) -> Bool {
-        switch self {
-        case .count(let n): return failures <= n
-        case .forever: return true
-        }
-    }
-}
-
 /// When a new subscription refetches data that is already cached.
 public enum RefetchOnSubscribe: String, Sendable, Equatable {
     case always, ifStale, never
@@ -73,9 +57,13 @@ public struct QueryOptions: Sendable, Equatable {
     /// Milliseconds, or `nil` inside `.some` for "never collect".
     public var gcTime: Int64??
     public var retry: RetrySetting?
-    /// A fixed delay between attempts in milliseconds; absent means exponential backoff.
-    public var retryDelay: Int64?
+    /// The delay between attempts; absent means TanStack's exponential backoff.
+    public var retryDelay: RetryDelay?
     public var refetchOnSubscribe: RefetchOnSubscribe?
+    /// Whether a subscribe loads a query whose last fetch failed without data (TanStack's retryOnMount).
+    public var retryOnMount: Bool?
+    /// When the network state lets an attempt start.
+    public var networkMode: NetworkMode?
     public var meta: JSONValue?
     /// Milliseconds an attempt may take, and how long a caller waits for a fetcher to appear.
     public var timeout: Int64?
@@ -111,6 +99,8 @@ public struct QueryOptions: Sendable, Equatable {
         if let retry { merged.retry = retry }
         if let retryDelay { merged.retryDelay = retryDelay }
         if let refetchOnSubscribe { merged.refetchOnSubscribe = refetchOnSubscribe }
+        if let retryOnMount { merged.retryOnMount = retryOnMount }
+        if let networkMode { merged.networkMode = networkMode }
         if let meta { merged.meta = meta }
         if let timeout { merged.timeout = timeout }
         if let initialData { merged.initialData = initialData }
@@ -137,8 +127,10 @@ public struct ResolvedOptions: Sendable, Equatable {
     /// Milliseconds, or nil for "never collect".
     public var gcTime: Int64?
     public var retry: RetrySetting
-    public var retryDelay: Int64?
+    public var retryDelay: RetryDelay?
     public var refetchOnSubscribe: RefetchOnSubscribe
+    public var retryOnMount: Bool
+    public var networkMode: NetworkMode
     public var meta: JSONValue?
     public var timeout: Int64?
     public var initialData: JSONValue?
@@ -164,6 +156,8 @@ public struct ResolvedOptions: Sendable, Equatable {
         retry = options.retry ?? .count(defaultRetry)
         retryDelay = options.retryDelay
         refetchOnSubscribe = options.refetchOnSubscribe ?? .ifStale
+        retryOnMount = options.retryOnMount ?? true
+        networkMode = options.networkMode ?? .online
         meta = options.meta
         timeout = options.timeout
         initialData = options.initialData
@@ -172,7 +166,7 @@ public struct ResolvedOptions: Sendable, Equatable {
         select = options.select
         infinite = options.infinite
         refetchOnFocus = options.refetchOnFocus ?? .ifStale
-        refetchOnReconnect = options.refetchOnReconnect ?? .ifStale
+        refetchOnReconnect = options.refetchOnReconnect ?? (networkMode == .always ? .never : .ifStale)
         refetchInterval = (options.refetchInterval ?? nil).flatMap { $0 > 0 ? $0 : nil }
         refetchIntervalInBackground = options.refetchIntervalInBackground ?? false
         notifyOnChangeProps = options.notifyOnChangeProps.map(Set.init)

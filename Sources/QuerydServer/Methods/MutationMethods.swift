@@ -42,7 +42,9 @@ enum MutationMethods {
         try params.expect(["key", "variables", "options"])
         let key = try params.key()
         let options: MutationOptions
-        do { options = try MutationOptions(json: params["options"]) } catch { throw Params.invalid(error) }
+        do { options = try call.server.mutations.options(for: key, json: params["options"]) } catch {
+            throw Params.invalid(error)
+        }
         // Waits for the settlement; a `$/cancelRequest` answers the caller but the mutation goes on.
         try call.awaitAnswer(cancellable: false) { waiter throws(CacheFailure) in
             try call.server.mutations.run(

@@ -16,7 +16,6 @@ enum NetworkMethods {
         guard case .bool(let online)? = call.params["online"] else {
             throw Params.invalid("online", "required: a boolean")
         }
-        call.server.mutations.setOnline(online)
         call.cache.setOnline(online)
         call.reply.succeed([:])
     }

@@ -44,6 +44,74 @@ import Testing
         #expect(h.sentVariables == ["a", "b", "d", "c"])
     }
 
+    @Test func B114_reconnectResumesPausedMutationsBeforeQueriesRefetch() {
+        let h = MutationHarness()
+        h.engine.register("t")
+        h.registerMutator("t")
+        h.engine.subscribe(key("t", "list"))
+        h.engine.subscribe(key("t", "other"))
+        h.engine.answer(key("t", "list"), 1)
+        h.engine.answer(key("t", "other"), 1)
+        h.cache.setOnline(false)
+        h.engine.fetch(key("t", "new"))
+        h.run(key("t", "add"), variables: "a", ["scope": "s"])
+        h.run(key("t", "add"), variables: "b", ["scope": "s"])
+        h.cache.setOnline(true)
+        // Mutations first; the paused fetch and the reconnect refetches wait for both to settle.
+        #expect(h.sentVariables == ["a"])
+        #expect(h.engine.sends.count == 2)
+        h.advance(50)
+        h.answer("a", data: 1)
+        #expect(h.sentVariables == ["a", "b"])
+        #expect(h.engine.sends.count == 2)
+        h.reject("b")
+        #expect(
+            h.engine.sends.map(\.key) == [
+                key("t", "list"), key("t", "other"), key("t", "new"), key("t", "list"), key("t", "other"),
+            ])
+        #expect(h.engine.sendTimes(for: key("t", "new")) == [50])
+    }
+
+    @Test func reconnectWithoutPausedMutationsRefetchesAtOnceAndOfflineAgainDropsTheWait() {
+        let h = MutationHarness()
+        h.engine.register("t")
+        h.registerMutator("t")
+        h.engine.subscribe(key("t", "list"))
+        h.engine.answer(key("t", "list"), 1)
+        h.cache.setOnline(false)
+        h.cache.setOnline(true)
+        #expect(h.engine.sends.count == 2)
+        h.engine.answer(key("t", "list"), 2)
+        h.cache.setOnline(false)
+        h.run(key("t", "add"), variables: "a")
+        h.cache.setOnline(true)
+        h.cache.setOnline(false)
+        h.answer("a", data: 1)
+        #expect(h.engine.sends.count == 2)
+        h.cache.setOnline(true)
+        #expect(h.engine.sends.count == 3)
+    }
+
+    @Test func networkModeAlwaysRunsMutationsOfflineAndOfflineFirstOnlyTheFirstAttempt() {
+        let h = MutationHarness()
+        h.registerMutator("m")
+        h.cache.setOnline(false)
+        let (always, _) = h.run(key("m"), variables: "a", ["networkMode": "always", "retry": 1, "retryDelay": 10])
+        let (first, _) = h.run(
+            key("m"), variables: "f", ["networkMode": "offlineFirst", "retry": 1, "retryDelay": 10])
+        let (online, _) = h.run(key("m"), variables: "o")
+        #expect(h.sentVariables == ["a", "f"])
+        h.reject("a")
+        h.reject("f")
+        h.advance(10)
+        #expect(h.sentVariables == ["a", "f", "a"])
+        #expect(h.stateText(always) == "1:pending failures=1")
+        #expect(h.stateText(first) == "2:pending paused failures=1")
+        #expect(h.stateText(online) == "3:pending paused")
+        h.cache.setOnline(true)
+        #expect(h.sentVariables == ["a", "f", "a", "f", "o"])
+    }
+
     @Test func B113_anAttemptInFlightGoesOnOfflineButItsRetryPauses() {
         let h = MutationHarness()
         h.registerMutator("r")

@@ -76,4 +76,53 @@ import Testing
         h.cache.setOnline(true)
         #expect(h.sends.isEmpty)
     }
+
+    @Test func B111_networkModeAlwaysFetchesOfflineAndDoesNotRefetchOnReconnect() {
+        let h = EngineHarness()
+        h.register("n")
+        h.cache.setOnline(false)
+        let (id, view) = h.subscribe(key("n"), ["networkMode": "always", "retryDelay": 10])
+        #expect(describe(view) == "pending/fetching")
+        h.fail(key("n"))
+        h.advance(10)
+        #expect(h.sends.map(\.attemptNumber) == [1, 2])
+        h.answer(key("n"), 1)
+        h.cache.setOnline(true)
+        #expect(h.sends.count == 2)
+        #expect(h.trace(of: id) == ["pending/fetching failures=1", "success/idle data=1"])
+    }
+
+    @Test func B112_offlineFirstMakesTheFirstAttemptThenPausesRetriesUntilOnline() {
+        let h = EngineHarness()
+        h.register("n")
+        h.cache.setOnline(false)
+        let (id, view) = h.subscribe(key("n"), ["networkMode": "offlineFirst", "retryDelay": 10])
+        #expect(describe(view) == "pending/fetching")
+        h.fail(key("n"))
+        h.advance(10)
+        #expect(h.sends.count == 1)
+        #expect(h.stateText(key("n")) == "pending/paused failures=1")
+        h.cache.setOnline(true)
+        #expect(h.sends.map(\.attemptNumber) == [1, 2])
+        h.answer(key("n"), 1)
+        #expect(
+            h.trace(of: id) == [
+                "pending/fetching failures=1", "pending/paused failures=1", "pending/fetching failures=1",
+                "success/idle data=1",
+            ])
+    }
+
+    @Test func networkModeOnlineIsTheDefaultAndAnExplicitRefetchOnReconnectWinsOverAlways() {
+        let h = EngineHarness()
+        h.register("n")
+        h.subscribe(key("n", 1), ["networkMode": "online"])
+        h.subscribe(key("n", 2), ["networkMode": "always", "refetchOnReconnect": true])
+        h.answer(key("n", 1), 1)
+        h.answer(key("n", 2), 2)
+        h.cache.setOnline(false)
+        h.fetch(key("n", 1))
+        #expect(h.stateText(key("n", 1)) == "success/paused data=1")
+        h.cache.setOnline(true)
+        #expect(h.sends.map(\.key) == [key("n", 1), key("n", 2), key("n", 1), key("n", 2)])
+    }
 }

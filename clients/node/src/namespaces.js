@@ -136,6 +136,15 @@ export class QueriesAPI {
   /** An async iterator of the match count: now, then each change (`count.changed`). */
   watchCount(filter) { return new CountSubscription(this.#client, 'queries.count', makeFilter(filter)); }
 
+  /**
+   * `queries.setDefaults`: query options for every key under the prefix `key` (the longest matching
+   * prefix wins); `{}` removes the entry.
+   */
+  async setDefaults(key, options) { await this.#client.call('queries.setDefaults', { key: asKey(key), options }); }
+
+  /** `queries.getDefaults`: `{queries, mutations}` entries `{key, options}`, all or those applying to `key`. */
+  getDefaults(key) { return this.#client.call('queries.getDefaults', key === undefined ? {} : { key: asKey(key) }); }
+
   /** The matches' states, each with `observers`. */
   list(filter) { return this.#client.call('queries.list', filterParams(filter)); }
 
@@ -187,6 +196,12 @@ export class MutationsAPI {
   constructor(client) { this.#client = client; }
 
   /** The mutations the daemon knows (matching `filter`). */
+  /**
+   * `mutations.setDefaults`: `mutation.run` options for every mutation key under the prefix `key`
+   * (the longest matching prefix wins); `{}` removes the entry.
+   */
+  async setDefaults(key, options) { await this.#client.call('mutations.setDefaults', { key: asKey(key), options }); }
+
   list(filter) { return this.#client.call('mutations.list', filter === undefined ? {} : { filter }); }
 
   /** An async iterator of mutation states: the current ones, then every change. */

@@ -152,4 +152,56 @@ describe('fetchers', () => {
     assert.ok(client.capabilities.has('query.fetch') && client.capabilities.has('feature:manual-clock'));
     await client.close();
   });
+
+  test('retry shapes, retryOnMount and networkMode reach the daemon', async () => {
+    const attempts = [];
+    const server = await Client.connect(daemon.socketPath);
+    const user = await Client.connect(daemon.socketPath);
+    await server.registerFetcher(['flaky'], async ({ attempt }) => {
+      attempts.push(attempt);
+      throw new HandlerError(attempt === 1 ? 'busy' : 'bug', { code: attempt === 1 ? 503 : 500 });
+    });
+    const call = user.query.fetch(['flaky'], { retry: [503], retryDelay: { base: 10, factor: 2, max: 10 } });
+    await eventually(async () => (await user.query.state(['flaky']))?.failureCount === 1, 'the first failure');
+    await user.clock.advance(10);
+    await assert.rejects(call, (error) => {
+      assert.deepEqual(error.data, { code: 500, message: 'bug' });
+      return true;
+    });
+    assert.deepEqual(attempts, [1, 2]);
+    await assert.rejects(user.query.fetch(['flaky'], { retryOnMount: 'no' }), InvalidParams);
+    await user.setOnline(false);
+    await server.registerFetcher(['local'], async () => 'from disk');
+    const local = await user.query.fetch(['local'], { networkMode: 'always' });
+    assert.deepEqual([local.data, local.fetchStatus], ['from disk', 'idle']);
+    await user.setOnline(true);
+    await server.close();
+    await user.close();
+  });
+
+  test('queries.setDefaults, queries.getDefaults and mutations.setDefaults', async () => {
+    const server = await Client.connect(daemon.socketPath);
+    const user = await Client.connect(daemon.socketPath);
+    const attempts = [];
+    await server.registerFetcher(['defaulted'], async ({ attempt }) => {
+      attempts.push(attempt);
+      throw new HandlerError('down', { code: 503 });
+    });
+    await user.queries.setDefaults(['defaulted'], { retry: 1, retryDelay: 10 });
+    await user.mutations.setDefaults(['defaulted'], { retry: 2 });
+    assert.deepEqual(await user.queries.getDefaults(['defaulted', 1]), {
+      queries: [{ key: ['defaulted'], options: { retry: 1, retryDelay: 10 } }],
+      mutations: [{ key: ['defaulted'], options: { retry: 2 } }],
+    });
+    const call = user.query.fetch(['defaulted', 1]);
+    await eventually(async () => (await user.query.state(['defaulted', 1]))?.failureCount === 1, 'the first failure');
+    await user.clock.advance(10);
+    await assert.rejects(call, FetchFailed);
+    assert.deepEqual(attempts, [1, 2]);
+    await user.queries.setDefaults(['defaulted'], {});
+    await user.mutations.setDefaults(['defaulted'], {});
+    assert.deepEqual(await user.queries.getDefaults(), { queries: [], mutations: [] });
+    await server.close();
+    await user.close();
+  });
 });

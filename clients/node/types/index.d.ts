@@ -165,6 +165,11 @@ export interface QueriesAPI {
   /** How many queries match (`{fetchStatus: 'fetching'}` is useIsFetching). */
   count(filter?: FilterInput): Promise<number>;
   watchCount(filter?: FilterInput): CountSubscription;
+  reset(filter?: FilterInput): Promise<number>;
+  /** `queries.setDefaults`: options for keys under the prefix `key`; `{}` removes the entry. */
+  setDefaults(key: QueryKey, options: QueryOptions): Promise<void>;
+  /** `queries.getDefaults`: every entry, or those applying to `key` (shortest prefix first). */
+  getDefaults(key?: QueryKey): Promise<Methods['queries.getDefaults']['result']>;
   list(filter?: FilterInput): Promise<QueryStateWithObservers[]>;
   /** Every match, page by page (`cursor`/`nextCursor`, protocol 2; one page from a protocol-1 daemon). */
   pages(filter?: FilterInput, options?: { limit?: number } & CallOptions): AsyncGenerator<QueryStateWithObservers[], void>;
@@ -175,6 +180,8 @@ export interface MutationAPI {
 }
 
 export interface MutationsAPI {
+  /** `mutations.setDefaults`: `mutation.run` options for keys under the prefix `key`; `{}` removes the entry. */
+  setDefaults(key: QueryKey, options: MutationOptions): Promise<void>;
   list(filter?: MutationFilter): Promise<MutationState[]>;
   subscribe(filter?: MutationFilter): MutationSubscription;
   /** How many mutations match (`{status: 'pending'}` is useIsMutating). */

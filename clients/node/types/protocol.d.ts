@@ -10,6 +10,14 @@ export type CachedData = {
   dataUpdatedAt: number;
 };
 
+/** One defaults entry: the key prefix and the options as they were set. */
+export type DefaultsEntry = {
+  key: Array<JsonValue>;
+  options: {
+    [member: string]: JsonValue;
+  };
+};
+
 /** A JSON-RPC error object. */
 export type ErrorObject = {
   code: number;
@@ -48,16 +56,18 @@ export type MutationOptions = {
   gcTime?: number | null;
   /** Filters invalidated after success (active matches refetch). A key another pending mutation wrote optimistically is invalidated once that mutation settles. */
   invalidate?: Array<QueryFilter>;
+  /** See NetworkMode. */
+  networkMode?: NetworkMode;
   /** Writes made before the mutator is called (the key's running fetch is cancelled first); rolled back exactly if the mutation fails. */
   optimistic?: Array<{
     data?: JsonValue;
     key: QueryKey;
     mergePatch?: JsonValue;
   }>;
-  /** Retries after a failed attempt (default 0); true retries forever. */
-  retry?: number | boolean;
-  /** Fixed delay between attempts in ms; absent means min(1000*2^(failures-1), 30000). */
-  retryDelay?: number;
+  /** Retries after a failed attempt (default 0); see Retry. */
+  retry?: Retry;
+  /** Delay before a retry; see RetryDelay. */
+  retryDelay?: RetryDelay;
   /** Mutations with the same scope run one after another, in submission order. */
   scope?: string;
   /** Writes of the mutator's data (the value at the JSON Pointer fromResult) to queries after success; a pointer that does not resolve invalidates the key instead. */
@@ -88,6 +98,9 @@ export type MutationState = {
 
 /** Never reused in the daemon's life. */
 export type MutatorId = number;
+
+/** When the network state (network.setOnline) lets an attempt start: online (default) only while online, pausing otherwise; always regardless of the network (for queries refetchOnReconnect then defaults to false); offlineFirst: the first attempt starts even offline, retries pause while offline (TanStack networkMode). */
+export type NetworkMode = "online" | "always" | "offlineFirst";
 
 /** Absent, null or {} matches every query; all given members must hold. Unknown members are rejected with -32602 (field filter.<name>). */
 export type QueryFilter = {
@@ -126,28 +139,32 @@ export type QueryOptions = {
   initialDataUpdatedAt?: number;
   /** Any JSON, sent to the fetcher in fetch.params.meta. */
   meta?: JsonValue;
+  /** See NetworkMode. */
+  networkMode?: NetworkMode;
   /** Subscriptions only: the state fields whose change causes a query.changed (the push then carries the whole state); "all" = any change; [] = never. ["data"] ignores a refetch returning equal data; ["dataUpdatedAt"] hears every successful refetch. Unknown names are rejected with -32602. */
   notifyOnChangeProps?: Array<string> | "all";
   /** Subscriptions only: data shown while the query is pending (isPlaceholderData true; select applies to it); never written to the cache. "previous" = the data of the last query this subscription showed data for before query.setOptions switched its key. */
   placeholderData?: JsonValue;
+  /** Protocol 2, subscriptions only: what the subscription's states carry. state: the whole state (protocol 1); meta: no data, with dataVersion; patch: the subscribe/setOptions reply whole with dataVersion, then each query.changed whole, as an RFC 7396 merge patch (params.patch) from the data last sent, or without data when it did not change. */
+  push?: "state" | "meta" | "patch";
   /** Subscriptions only: poll this many ms after the query's last state change, stale or not (period = interval + fetch time). 0, null or false = no polling. No polling while disabled, or while the subscribing connection is unfocused unless refetchIntervalInBackground. */
   refetchInterval?: number | null | false;
   /** Subscriptions only: keep polling while the subscribing connection is unfocused (client.setFocused {focused:false}). */
   refetchIntervalInBackground?: boolean;
-  /** Protocol 2, subscriptions only: what the subscription's states carry. state: the whole state (protocol 1); meta: no data, with dataVersion; patch: the subscribe/setOptions reply whole with dataVersion, then each query.changed whole, as an RFC 7396 merge patch (params.patch) from the data last sent, or without data when it did not change. */
-  push?: "state" | "meta" | "patch";
   /** Subscriptions only: names of events.emit events that refetch the query (stale or not; enabled subscriptions only). */
   refetchOn?: Array<string>;
   /** Subscriptions only: when the subscribing connection regains focus (client.setFocused true after false): true = refetch if stale for this subscription, "always" = even when fresh (not for staleTime "static"), false = never. */
   refetchOnFocus?: boolean | "always";
-  /** Subscriptions only: the same when the daemon goes back online (network.setOnline true after false), for every connection's subscriptions. */
+  /** Subscriptions only: the same when the daemon goes back online (network.setOnline true after false), for every connection's subscriptions. Default true, but false when networkMode is always. */
   refetchOnReconnect?: boolean | "always";
   /** Subscriptions only: fetch on subscribe when data exists (TanStack refetchOnMount). */
   refetchOnSubscribe?: "always" | "ifStale" | "never";
-  /** Retries after a failed attempt: n, false = 0, true = forever. Default 3 for subscriptions, 0 for query.fetch/ensure/prefetch. */
-  retry?: number | boolean;
-  /** ms to wait before a retry. Default: after the n-th failed attempt, min(1000 * 2^(n-1), 30000). */
-  retryDelay?: number;
+  /** Retries after a failed attempt; see Retry. Default 3 for subscriptions, 0 for query.fetch/ensure/prefetch. */
+  retry?: Retry;
+  /** Delay before a retry; see RetryDelay. */
+  retryDelay?: RetryDelay;
+  /** Subscriptions only: false: a subscribe does not fetch a query whose last fetch failed and that has no data (status error) (TanStack retryOnMount). */
+  retryOnMount?: boolean;
   /** RFC 6901 JSON Pointer projecting data for a subscription and for the answer of query.fetch/query.ensure; "" = whole value. A pointer that does not resolve in the data is a select error: status error, error {code:-32602, message:'Select failed', data:{select, reason}}, data the last good projection (absent if none). */
   select?: string;
   /** ms after dataUpdatedAt when data becomes stale, "Infinity" or "static". Default 0. */
@@ -240,6 +257,17 @@ export type Registration = {
 
 /** A JSON-RPC request id: a string or a number (protocol 2 refuses null). */
 export type RequestId = string | number;
+
+/** Retries after a failed attempt: n at most n retries, false none, true forever, or a list of error codes: only a failure whose error object's code is listed is retried, at most 3 times. */
+export type Retry = number | boolean | Array<number>;
+
+/** Delay before a retry: ms (fixed), or exponential backoff {base, factor, max, jitter?}: after the n-th failed attempt min(base * factor^(n-1), max) ms, less a random part of at most jitter (0..1; true = 1) of it. The jitter generator is seeded with 0 under --manual-clock, so delays replay exactly. Default {base: 1000, factor: 2, max: 30000}. */
+export type RetryDelay = number | {
+  base: number;
+  factor: number;
+  jitter?: boolean | number;
+  max: number;
+};
 
 export type ServerStats = {
   /** Open connections. */
@@ -560,6 +588,27 @@ export interface Methods {
       queries: Array<QueryStateWithObservers>;
     };
   };
+  /** Set query defaults by key prefix (TanStack setQueryDefaults). */
+  "queries.setDefaults": {
+    params: {
+      /** The key prefix the defaults apply to (a JSON array; [] for every key). */
+      key: Array<JsonValue>;
+      /** Query options, as query.subscribe takes them; {} removes the entry. */
+      options: QueryOptions;
+    };
+    result: Record<string, never>;
+  };
+  /** List the defaults set by queries.setDefaults and mutations.setDefaults. */
+  "queries.getDefaults": {
+    params: {
+      /** Only the entries applying to this key. */
+      key?: QueryKey;
+    };
+    result: {
+      mutations: Array<DefaultsEntry>;
+      queries: Array<DefaultsEntry>;
+    };
+  };
   /** Write data to every matching query. */
   "queries.setData": {
     params: {
@@ -649,6 +698,16 @@ export interface Methods {
       filter?: MutationFilter;
     };
     result: Array<MutationState>;
+  };
+  /** Set mutation defaults by key prefix (TanStack setMutationDefaults). */
+  "mutations.setDefaults": {
+    params: {
+      /** The key prefix the defaults apply to (a JSON array; [] for every key). */
+      key: Array<JsonValue>;
+      /** Mutation options, as mutation.run takes them; {} removes the entry. */
+      options: MutationOptions;
+    };
+    result: Record<string, never>;
   };
   /** Watch the whole cache: a snapshot, then coalesced cache.changed events. */
   "cache.watch": {

@@ -188,3 +188,72 @@ def test_fetcher_registered_after_a_waiting_subscriber_serves_it(daemon):
             await subscription.unsubscribe()
 
     run(main())
+
+
+def test_retry_shapes_retry_on_mount_and_network_mode_reach_the_daemon(daemon):
+    async def main():
+        attempts = []
+
+        async def flaky(key, attempt=1):
+            attempts.append(attempt)
+            raise HandlerError("busy" if attempt == 1 else "bug", code=503 if attempt == 1 else 500)
+
+        async with Client.connect(daemon.socket_path) as server, Client.connect(daemon.socket_path) as user:
+            await server.register_fetcher(["flaky"], flaky)
+            backoff = {"base": 10, "factor": 2, "max": 10}
+            call = asyncio.ensure_future(user.query.fetch(["flaky"], retry=[503], retry_delay=backoff))
+
+            async def first_failed():
+                state = await user.query.state(["flaky"])
+                return state is not None and state.failure_count == 1
+
+            await eventually(first_failed, "the first failure")
+            await user.clock.advance(10)
+            with pytest.raises(FetchFailed) as caught:
+                await call
+            assert caught.value.data == {"code": 500, "message": "bug"} and attempts == [1, 2]
+            with pytest.raises(InvalidParams):
+                await user.query.fetch(["flaky"], retry_on_mount="no")
+            await user.set_online(False)
+            try:
+                await server.register_fetcher(["local"], lambda key: "from disk")
+                state = await user.query.fetch(["local"], network_mode="always")
+                assert (state.data, state.fetch_status) == ("from disk", "idle")
+            finally:
+                await user.set_online(True)
+
+    run(main())
+
+
+def test_set_and_get_defaults_reach_the_daemon(daemon):
+    async def main():
+        attempts = []
+
+        async def down(key, attempt=1):
+            attempts.append(attempt)
+            raise HandlerError("down", code=503)
+
+        async with Client.connect(daemon.socket_path) as server, Client.connect(daemon.socket_path) as user:
+            await server.register_fetcher(["defaulted"], down)
+            await user.queries.set_defaults(["defaulted"], retry=1, retry_delay=10)
+            await user.mutations.set_defaults(["defaulted"], retry=2)
+            assert await user.queries.get_defaults(["defaulted", 1]) == {
+                "queries": [{"key": ["defaulted"], "options": {"retry": 1, "retryDelay": 10}}],
+                "mutations": [{"key": ["defaulted"], "options": {"retry": 2}}],
+            }
+            call = asyncio.ensure_future(user.query.fetch(["defaulted", 1]))
+
+            async def first_failed():
+                state = await user.query.state(["defaulted", 1])
+                return state is not None and state.failure_count == 1
+
+            await eventually(first_failed, "the first failure")
+            await user.clock.advance(10)
+            with pytest.raises(FetchFailed):
+                await call
+            assert attempts == [1, 2]
+            await user.queries.set_defaults(["defaulted"])
+            await user.mutations.set_defaults(["defaulted"])
+            assert await user.queries.get_defaults() == {"queries": [], "mutations": []}
+
+    run(main())

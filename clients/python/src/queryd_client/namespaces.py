@@ -183,6 +183,17 @@ class QueriesAPI(_Namespace):
         """An async iterator of the match count: now, then each change (``count.changed``)."""
         return CountSubscription(self._client, "queries.count", self._params(key, **fields).get("filter"))
 
+    async def set_defaults(self, key: Any, **options: Any) -> None:
+        """``queries.setDefaults``: query options (snake_case keywords, as ``query.fetch`` takes them)
+        for every key under the prefix ``key``; the longest matching prefix wins. No options removes
+        the entry."""
+        await self._client.call("queries.setDefaults", {"key": as_key(key), "options": wire_options(options)})
+
+    async def get_defaults(self, key: Any = None) -> Dict[str, Any]:
+        """``queries.getDefaults``: ``{"queries": [{key, options}], "mutations": [...]}``, every entry,
+        or with ``key`` those applying to it (shortest prefix first)."""
+        return await self._client.call("queries.getDefaults", {} if key is None else {"key": as_key(key)})
+
     async def list(self, key: Any = None, **fields: Any) -> List[QueryState]:
         """The matches' states, each with ``observers``."""
         return [QueryState(s) for s in await self._client.call("queries.list", self._params(key, **fields))]
@@ -237,6 +248,11 @@ class MutationAPI(_Namespace):
 
 class MutationsAPI(_Namespace):
     """Observing mutations: ``mutations.list`` and ``mutation.subscribe``."""
+
+    async def set_defaults(self, key: Any, **options: Any) -> None:
+        """``mutations.setDefaults``: ``mutation.run`` options (snake_case keywords) for every mutation
+        key under the prefix ``key``; the longest matching prefix wins. No options removes the entry."""
+        await self._client.call("mutations.setDefaults", {"key": as_key(key), "options": wire_options(options)})
 
     async def list(self, filter: Optional[Dict[str, Any]] = None) -> List[MutationState]:
         """The mutations the daemon knows (matching ``filter``)."""

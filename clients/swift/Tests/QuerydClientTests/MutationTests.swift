@@ -54,3 +54,28 @@ import Testing
         #expect(remove.error?.rpcError?.data == refusal.jsonValue)
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct DefaultsClientTests {
+    @Test func setQueryDefaultsSetMutationDefaultsAndGetDefaultsReachTheDaemon() async throws {
+        let daemon = try TestDaemon()
+        let server = try await connectedClient(daemon)
+        let app = try await connectedClient(daemon)
+        let refusal = RPCError(RPCErrorCode(rawValue: 503), "Busy")
+        let calls = Calls()
+        try await server.registerMutator(["saves"]) { key, _ in
+            if await calls.record(key) == 1 { throw refusal }
+            return "saved"
+        }
+        try await app.setQueryDefaults(["todos"], options: QueryOptions(staleTime: 60))
+        try await app.setMutationDefaults(["saves"], options: MutationOptions(retry: .count(1, delay: 0)))
+        let listing = try await app.getDefaults(for: ["todos", "1"])
+        #expect(listing.queries.map(\.key) == [["todos"]])
+        #expect(listing.queries.map(\.options) == [["staleTime": 60000]])
+        #expect(listing.mutations.isEmpty)
+        #expect(try await app.mutate(["saves", "a"]) == "saved")
+        try await app.setQueryDefaults(["todos"], options: QueryOptions())
+        try await app.setMutationDefaults(["saves"], options: MutationOptions())
+        let emptied = try await app.getDefaults()
+        #expect(emptied.queries.isEmpty && emptied.mutations.isEmpty)
+    }
+}

@@ -53,6 +53,26 @@ import Testing
         #expect(QueryOptions(staleTime: 0.25).jsonValue == ["staleTime": 250])
     }
 
+    @Test func retryShapesRetryOnMountAndNetworkModeUseTheDaemonsNames() {
+        let backoff = RetryBackoff(base: 0.1, factor: 2, max: 0.3, jitter: 0.5)
+        var options = QueryOptions(retry: .onCodes([503, -32004], backoff: backoff))
+        options.retryOnMount = false
+        #expect(
+            options.jsonValue == [
+                "retry": [503, -32004], "retryDelay": ["base": 100, "factor": 2, "max": 300, "jitter": 0.5],
+                "retryOnMount": false,
+            ])
+        options = QueryOptions()
+        options.networkMode = .offlineFirst
+        #expect(options.jsonValue == ["networkMode": "offlineFirst"])
+        #expect(MutationOptions(networkMode: .always).jsonValue == ["networkMode": "always"])
+        let plain = RetryConfig(maxRetries: 1, backoff: RetryBackoff(base: 1, max: 30))
+        #expect(
+            MutationOptions(retry: plain).jsonValue == [
+                "retry": 1, "retryDelay": ["base": 1000, "factor": 2, "max": 30000],
+            ])
+    }
+
     @Test func retryVariantsAndEveryTriggerOption() {
         #expect(QueryOptions(retry: .never).jsonValue == ["retry": false])
         #expect(QueryOptions(retry: .infinite).jsonValue == ["retry": true])

@@ -153,16 +153,19 @@ public struct MutationOptions: Sendable, Hashable {
     public var optimistic: [(key: JSONValue, data: JSONValue)]
     /// Mutations with the same scope run one after another.
     public var scope: String?
+    /// When the network state lets an attempt start.
+    public var networkMode: NetworkMode?
 
     /// Mutation options; every argument defaults to "not set".
     public init(
         retry: RetryConfig? = nil, invalidate: [QueryFilter] = [],
-        optimistic: [(key: JSONValue, data: JSONValue)] = [], scope: String? = nil
+        optimistic: [(key: JSONValue, data: JSONValue)] = [], scope: String? = nil, networkMode: NetworkMode? = nil
     ) {
         self.retry = retry
         self.invalidate = invalidate
         self.optimistic = optimistic
         self.scope = scope
+        self.networkMode = networkMode
     }
 
     /// Equal when every option is equal.
@@ -182,6 +185,7 @@ public struct MutationOptions: Sendable, Hashable {
             members["optimistic"] = .array(optimistic.map { .object(["key": $0.key, "data": $0.data]) })
         }
         if let scope { members["scope"] = .string(scope) }
+        if let networkMode { members["networkMode"] = .string(networkMode.rawValue) }
         return .object(members)
     }
 }

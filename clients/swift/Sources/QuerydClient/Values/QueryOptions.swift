@@ -18,10 +18,20 @@ public struct RetryConfig: Sendable, Hashable {
     /// (min(1 s * 2^failures, 30 s)).
     public var delay: TimeInterval?
 
+    /// When set, only a failure whose error code is listed is retried (at most 3 times; the daemon's
+    /// `retry` list), and `maxRetries` is not sent.
+    public var onlyCodes: [Int]?
+    /// Exponential backoff (the daemon's `retryDelay` object); used when `delay` is nil.
+    public var backoff: RetryBackoff?
+
     /// A retry policy from its parts.
-    public init(maxRetries: Int?, delay: TimeInterval? = nil) {
+    public init(
+        maxRetries: Int?, delay: TimeInterval? = nil, onlyCodes: [Int]? = nil, backoff: RetryBackoff? = nil
+    ) {
         self.maxRetries = maxRetries
         self.delay = delay
+        self.onlyCodes = onlyCodes
+        self.backoff = backoff
     }
 
     /// No retries: the first failure is final.
@@ -34,14 +44,66 @@ public struct RetryConfig: Sendable, Hashable {
         RetryConfig(maxRetries: count, delay: delay)
     }
 
+    /// Retries only failures whose error code is one of `codes` (at most 3 times).
+    public static func onCodes(_ codes: [Int], backoff: RetryBackoff? = nil) -> RetryConfig {
+        RetryConfig(maxRetries: 3, onlyCodes: codes, backoff: backoff)
+    }
+
     func write(into members: inout [String: JSONValue]) {
-        if let maxRetries {
+        if let onlyCodes {
+            members["retry"] = .array(onlyCodes.map { .number(JSONNumber($0)) })
+        } else if let maxRetries {
             members["retry"] = maxRetries == 0 ? false : .number(JSONNumber(maxRetries))
         } else {
             members["retry"] = true
         }
-        if let delay { members["retryDelay"] = .number(JSONNumber(Milliseconds.from(delay))) }
+        if let delay {
+            members["retryDelay"] = .number(JSONNumber(Milliseconds.from(delay)))
+        } else if let backoff {
+            members["retryDelay"] = backoff.jsonValue
+        }
     }
+}
+
+/// Exponential backoff between attempts: after the n-th failure min(base × factor^(n−1), max),
+/// less a random part of at most `jitter` (0…1) of it.
+public struct RetryBackoff: Sendable, Hashable {
+    /// The delay after the first failure, in seconds.
+    public var base: TimeInterval
+    /// What each further failure multiplies the delay by (1…1000).
+    public var factor: Double
+    /// The longest delay, in seconds.
+    public var max: TimeInterval
+    /// The largest fraction of a delay taken off at random (0…1).
+    public var jitter: Double
+
+    /// A backoff from its parts.
+    public init(base: TimeInterval, factor: Double = 2, max: TimeInterval, jitter: Double = 0) {
+        self.base = base
+        self.factor = factor
+        self.max = max
+        self.jitter = jitter
+    }
+
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "base": .number(JSONNumber(Milliseconds.from(base))), "factor": .number(JSONNumber(factor)),
+            "max": .number(JSONNumber(Milliseconds.from(max))),
+        ]
+        if jitter > 0 { members["jitter"] = .number(JSONNumber(jitter)) }
+        return .object(members)
+    }
+}
+
+/// When the daemon's network state (``QueryClient/setOnline(_:)``) lets a fetch or mutation attempt
+/// start (TanStack's `networkMode`).
+public enum NetworkMode: String, Sendable, Hashable {
+    /// Only while online; offline the attempt waits (the default).
+    case online
+    /// Whatever the network state (a source that needs no network).
+    case always
+    /// The first attempt even offline; retries wait while offline.
+    case offlineFirst
 }
 
 /// When a new observer of a query refetches it (the daemon's `refetchOnSubscribe`).
@@ -136,6 +198,10 @@ public struct QueryOptions: Sendable, Hashable {
     public var retry: RetryConfig?
     /// Whether a new observer refetches (sent as `refetchOnSubscribe`; TanStack's `refetchOnMount`).
     public var refetchOnAppear: RefetchOnAppear?
+    /// With `false`, a new observer does not refetch a query whose last fetch failed without data.
+    public var retryOnMount: Bool?
+    /// When the network state lets a fetch attempt start.
+    public var networkMode: NetworkMode?
     /// Periodic refetch in seconds, stale or not (`refetchInterval`); 0 turns polling off.
     public var refetchInterval: TimeInterval?
     /// Keep polling while this client is unfocused (``QueryClient/setFocused(_:)``).
@@ -215,6 +281,8 @@ public struct QueryOptions: Sendable, Hashable {
         if let gcTime { members["gcTime"] = gcTime.isInfinite ? .null : .number(JSONNumber(Milliseconds.from(gcTime))) }
         retry?.write(into: &members)
         if let refetchOnAppear { members["refetchOnSubscribe"] = .string(refetchOnAppear.rawValue) }
+        if let retryOnMount { members["retryOnMount"] = .bool(retryOnMount) }
+        if let networkMode { members["networkMode"] = .string(networkMode.rawValue) }
         if let refetchInterval { members["refetchInterval"] = .number(JSONNumber(Milliseconds.from(refetchInterval))) }
         if let refetchIntervalInBackground {
             members["refetchIntervalInBackground"] = .bool(refetchIntervalInBackground)
