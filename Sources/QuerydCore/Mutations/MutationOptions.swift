@@ -44,6 +44,10 @@ public struct MutationOptions: Sendable, Equatable {
     public var setData: [ResultWrite] = []
     /// Mutations with the same scope run one after another, in submission order.
     public var scope: String?
+    /// Any JSON the caller attaches (TanStack's mutation `meta`), echoed in the mutation's state.
+    public var meta: JSONValue?
+    /// The options object these were read from (nil for defaults), kept for snapshots and persistence.
+    public var source: JSONValue?
 
     /// The defaults: no retry, no cache work, no scope.
     public init() {}
