@@ -48,6 +48,8 @@ extension Server {
             dataObserver?.queryDataChanged(query)
         case .queryRemoved(let key):
             dataObserver?.queryRemoved(key)
+        case .pausedMutationsChanged:
+            dataObserver?.pausedMutationsChanged()
         }
     }
 

@@ -31,6 +31,9 @@ public enum EngineEffect {
     case dataChanged(Query)
     /// The query with this key left the cache (reported only while `reportsDataChanges`).
     case queryRemoved(QueryKey)
+    /// The set of paused mutations (what `--persist` keeps of mutations) changed (reported only
+    /// while `reportsDataChanges`).
+    case pausedMutationsChanged
 }
 
 /// One attempt for the server to send to a fetcher.

@@ -4,9 +4,11 @@
 // one after another.
 
 extension MutationCache {
-    /// Whether the mutation may start an attempt now: online, and first unsettled of its scope.
+    /// Whether the mutation may start an attempt now: online, first unsettled of its scope, and
+    /// (for a hydrated one) a mutator for its key registered.
     func canStart(_ mutation: Mutation) -> Bool {
         guard isOnline else { return false }
+        if mutation.waitsForMutator, registry.choose(for: mutation.state.key) == nil { return false }
         guard let scope = mutation.state.scope else { return true }
         return unsettled.first { $0.state.scope == scope } === mutation
     }

@@ -67,6 +67,8 @@ export type MutationOptions = {
   }>;
   /** Ms an attempt may take; then the mutator gets $/cancelRequest and the attempt fails with {code:-32004}. Default: the daemon's --attempt-timeout-ms (60000; protocol 2). */
   timeout?: number;
+  /** Any JSON kept with the mutation and echoed as its state's meta (TanStack's mutation meta). Protocol 2. */
+  meta?: JsonValue;
 };
 
 export type MutationState = {
@@ -84,6 +86,8 @@ export type MutationState = {
   submittedAt: number;
   variables: JsonValue;
   version: number;
+  /** The mutation.run option meta, as given; absent when none (protocol 2). */
+  meta?: JsonValue;
 };
 
 /** Never reused in the daemon's life. */
@@ -254,6 +258,47 @@ export type StaleTime = number | "Infinity" | "static";
 
 /** Never reused in the daemon's life. */
 export type SubscriptionId = number;
+
+/** A versioned snapshot of the cache (TanStack's DehydratedState). */
+export type CacheSnapshot = {
+  /** The snapshot format; 1 is the only one. */
+  version: 1;
+  queries?: Array<DehydratedQuery>;
+  mutations?: Array<DehydratedMutation>;
+};
+
+export type DehydratedQuery = {
+  key: QueryKey;
+  dehydratedAt?: number;
+  state: {
+    data?: JsonValue;
+    dataUpdateCount?: number;
+    dataUpdatedAt?: number;
+    error?: JsonValue;
+    errorUpdateCount?: number;
+    errorUpdatedAt?: number;
+    failureCount?: number;
+    failureReason?: JsonValue;
+    /** Informative; hydration never restores it. */
+    fetchStatus?: "idle" | "fetching" | "paused";
+    isInvalidated?: boolean;
+    status?: "pending" | "success" | "error";
+  };
+};
+
+export type DehydratedMutation = {
+  key: QueryKey;
+  state: {
+    status?: "pending";
+    isPaused?: boolean;
+    variables?: JsonValue;
+    submittedAt?: number;
+    failureCount?: number;
+    failureReason?: JsonValue;
+  };
+  /** The mutation.run options without optimistic. */
+  options?: MutationOptions;
+};
 
 /** Each method a client sends: its params object and its result. */
 export interface Methods {
@@ -599,8 +644,46 @@ export interface Methods {
     params: {
       /** Which mutations; absent lists all. */
       filter?: MutationFilter;
+      /** Protocol 2: ask for one page; null for the first, then the last page's nextCursor (opaque). Pages follow submission order. */
+      cursor?: string | null;
+      /** Protocol 2, with cursor only: the most states on a page. Default 100. */
+      limit?: number;
     };
-    result: Array<MutationState>;
+    result: Array<MutationState> | {
+      mutations: Array<MutationState>;
+      nextCursor?: string;
+    };
+  };
+  /** Forget settled mutations and cancel paused ones. */
+  "mutations.clear": {
+    params: Record<string, never>;
+    result: {
+      /** How many mutations left the cache. */
+      cleared: number;
+    };
+  };
+  /** A versioned snapshot of the cache. */
+  "cache.dehydrate": {
+    params: {
+      /** Which queries; absent matches every query. Mutations are not filtered. */
+      filter?: QueryFilter;
+      /** Also keep pending queries (default false). */
+      includePending?: boolean;
+    };
+    result: CacheSnapshot;
+  };
+  /** Merge a snapshot into the cache. */
+  "cache.hydrate": {
+    params: {
+      /** A snapshot made by cache.dehydrate (version 1). */
+      snapshot: CacheSnapshot;
+    };
+    result: {
+      /** Query entries written. */
+      queries: number;
+      /** Mutations added. */
+      mutations: number;
+    };
   };
   /** Set the daemon-wide network state. */
   "network.setOnline": {

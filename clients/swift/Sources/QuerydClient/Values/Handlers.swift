@@ -150,16 +150,19 @@ public struct MutationOptions: Sendable, Hashable {
     public var optimistic: [(key: JSONValue, data: JSONValue)]
     /// Mutations with the same scope run one after another.
     public var scope: String?
+    /// Any JSON kept with the mutation and echoed as its state's `meta` (protocol 2).
+    public var meta: JSONValue?
 
     /// Mutation options; every argument defaults to "not set".
     public init(
         retry: RetryConfig? = nil, invalidate: [QueryFilter] = [],
-        optimistic: [(key: JSONValue, data: JSONValue)] = [], scope: String? = nil
+        optimistic: [(key: JSONValue, data: JSONValue)] = [], scope: String? = nil, meta: JSONValue? = nil
     ) {
         self.retry = retry
         self.invalidate = invalidate
         self.optimistic = optimistic
         self.scope = scope
+        self.meta = meta
     }
 
     /// Equal when every option is equal.
@@ -179,6 +182,7 @@ public struct MutationOptions: Sendable, Hashable {
             members["optimistic"] = .array(optimistic.map { .object(["key": $0.key, "data": $0.data]) })
         }
         if let scope { members["scope"] = .string(scope) }
+        if let meta { members["meta"] = meta }
         return .object(members)
     }
 }
