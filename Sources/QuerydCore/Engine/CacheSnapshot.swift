@@ -33,11 +33,6 @@ public enum CacheSnapshot {
         ]
     }
 
-    /// The version a snapshot object declares (nil when it is not an object with an integer `version`).
-    public static func declaredVersion(of snapshot: JSONValue?) -> Int? {
-        snapshot?["version"]?.intValue
-    }
-
     /// Reads the whole snapshot (`path` names it in errors), then merges it in: nothing is written
     /// when any part is malformed. The version must be `version`.
     public static func hydrate(_ snapshot: JSONValue?, into cache: MutationCache, path: String = "snapshot")

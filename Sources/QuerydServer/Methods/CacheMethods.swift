@@ -20,23 +20,22 @@ enum CacheMethods {
             CacheSnapshot.dehydrate(call.server.mutations, filter: filter, includePending: includePending))
     }
 
-    /// `cache.hydrate {snapshot}` -> `{queries, mutations}`: how many entries were written.
+    /// `cache.hydrate {snapshot}` -> `{queries, mutations}`: how many entries were written. An
+    /// unsupported version's -32602 adds `supported` and `requested` (a number, else null).
     static func hydrate(_ call: MethodCall) throws(RPCError) {
         try call.params.expect(["snapshot"])
         guard let snapshot = call.params["snapshot"] else { throw Params.invalid("snapshot", "required") }
-        if case .object = snapshot, CacheSnapshot.declaredVersion(of: snapshot) != CacheSnapshot.version {
-            let supported: JSONValue = [.number(JSONNumber(CacheSnapshot.version))]
+        let merged: CacheSnapshot.Merged
+        do { merged = try CacheSnapshot.hydrate(snapshot, into: call.server.mutations) } catch {
+            guard error.field == "snapshot.version" else { throw Params.invalid(error) }
+            var requested = JSONValue.null
+            if case .number? = snapshot["version"] { requested = snapshot["version"]! }
             throw RPCError(
                 .invalidParams,
                 data: [
-                    "field": "snapshot.version",
-                    "reason": .string("unsupported snapshot version; supported: \(CacheSnapshot.version)"),
-                    "supported": supported, "requested": snapshot["version"] ?? .null,
+                    "field": .string(error.field), "reason": .string(error.reason),
+                    "supported": [.number(JSONNumber(CacheSnapshot.version))], "requested": requested,
                 ])
-        }
-        let merged: CacheSnapshot.Merged
-        do { merged = try CacheSnapshot.hydrate(snapshot, into: call.server.mutations) } catch {
-            throw Params.invalid(error)
         }
         call.reply.succeed([
             "queries": .number(JSONNumber(merged.queries)), "mutations": .number(JSONNumber(merged.mutations)),
