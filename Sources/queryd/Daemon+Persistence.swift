@@ -198,12 +198,14 @@ final class DaemonPersistence {
         inFlight = nil
         switch outcome.result {
         case .success:
-            written += batch.keys.count
+            // The paused mutations, rewritten whole, count as one change.
+            let changes = batch.keys.count + (batch.mutations ? 1 : 0)
+            written += changes
             if failing {
                 failing = false
                 logger.notice("persistence: writing to \(settings.path) works again")
             }
-            logger.debug("persistence: wrote \(batch.keys.count) changes (\(written) since start)")
+            logger.debug("persistence: wrote \(changes) changes (\(written) since start)")
             onDurable?(batch.sequence)
             if draining || settings.sync == .always { sendBatch() }
         case .failure(let error):

@@ -67,3 +67,31 @@ struct PersistedMutationTests {
         #expect(try third.stop() == .exited(0))
     }
 }
+
+extension PersistedMutationTests {
+    @Test("--persist-sync always, kill -9: the paused mutation is back; one that started is not")
+    func pausedMutationSurvivesKillNine() throws {
+        let store = try Store()
+        // With `always`, a reply is sent only once the changes before it are durable.
+        let flags = PersistenceRestartTests.flags(store, extra: ["--persist-sync", "always"])
+        do {
+            let first = try DaemonProcess(flags: flags)
+            let client = try first.connect()
+            _ = try client.result("network.setOnline", ["online": false])
+            // ["b"] then ["a"], one scope: once online, ["b"] goes out to its mutator and ["a"] waits.
+            _ = try client.sendRequest("mutation.run", ["key": ["b"], "variables": 1, "options": ["scope": "s"]])
+            _ = try client.sendRequest("mutation.run", ["key": ["a"], "variables": 2, "options": ["scope": "s"]])
+            // ["b"] starts at its mutator: the paused ones are rewritten without it.
+            _ = try client.result("mutator.register", ["key": ["b"]])
+            _ = try client.result("network.setOnline", ["online": true])
+            _ = try client.nextRequest(method: "mutate")
+            first.kill9()
+        }
+        let second = try DaemonProcess(flags: flags)
+        try PersistenceRestartTests.waitForLog(second, containing: "persistence: restored 1 paused mutations")
+        let listed = try second.connect().result("mutations.list").asArray ?? []
+        #expect(listed.map { $0.member("key") } == [["a"]])
+        #expect(listed.map { $0.member("isPaused") } == [true])
+        #expect(try second.stop() == .exited(0))
+    }
+}
