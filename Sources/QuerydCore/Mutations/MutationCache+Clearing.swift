@@ -2,9 +2,9 @@
 //
 // Settled mutations are forgotten at once (their gcTime no longer matters). A paused mutation
 // (waiting for the network, its scope or a mutator) is cancelled first: its optimistic writes are
-// rolled back, its callers get -32003 with reason "cleared" (not retryable), subscribers see it settle as an error,
-// and then it is forgotten. Mutations with an attempt out at a mutator, or waiting out a retry
-// delay, are running and are left alone.
+// rolled back, its callers get -32003 with reason "cleared" (not retryable), subscribers see it
+// settle as an error, and then it is forgotten. Mutations with an attempt out at a mutator, or
+// waiting out a retry delay, are running and are left alone.
 
 extension MutationCache {
     /// Forgets every settled mutation and cancels and forgets every paused one; returns how many

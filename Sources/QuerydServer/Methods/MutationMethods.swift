@@ -1,5 +1,5 @@
-// `mutator.*`, `mutation.*`, `mutations.list` and `mutations.clear`: serving mutations, running them through the
-// daemon (optimistic writes, retries, invalidation), and watching them.
+// `mutator.*`, `mutation.*`, `mutations.list` and `mutations.clear`: serving mutations, running
+// them through the daemon (optimistic writes, retries, invalidation), watching and clearing them.
 
 import QuerydCore
 import QuerydJSON
