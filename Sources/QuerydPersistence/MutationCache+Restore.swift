@@ -20,7 +20,8 @@ public struct RestoredMutations: Sendable, Equatable {
 
 extension MutationCache {
     /// Restores the paused mutations `store` holds, in submission order. Run it after the queries'
-    /// restore, which applies the buster.
+    /// restore, which applies the buster, and before the socket opens: with no mutator registered
+    /// yet none can start, and the first registration resumes them.
     public func restore(from store: QueryStore, maxDepth: Int = 512) throws(PersistenceError) -> RestoredMutations {
         let (entries, unparsable) = try store.storedMutations(maxDepth: maxDepth)
         var restored = 0

@@ -55,6 +55,7 @@ public enum CacheSnapshot {
             cache.hydrate(entry)
             merged.mutations += 1
         }
+        cache.resumeRunnable()
         return merged
     }
 }

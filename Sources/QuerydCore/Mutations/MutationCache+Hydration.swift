@@ -70,8 +70,9 @@ extension MutationCache {
         ]
     }
 
-    /// Adds a snapshot's paused mutation (see above) and starts it if it may run now; returns its id.
-    /// `persisted`: it comes from the store, which holds it already.
+    /// Adds a snapshot's paused mutation (see above); returns its id. It does not start here: the
+    /// caller resumes what may run once every entry is in (`resumeRunnable`), so adding many costs
+    /// one pass. `persisted`: it comes from the store, which holds it already.
     @discardableResult
     public func hydrate(_ entry: DehydratedMutation, persisted: Bool = false) -> MutationID {
         var state = MutationState(
@@ -87,7 +88,6 @@ extension MutationCache {
         mutations[mutation.id] = mutation
         unsettled.append(mutation)
         publish(mutation)
-        resumeRunnable()
         return mutation.id
     }
 }

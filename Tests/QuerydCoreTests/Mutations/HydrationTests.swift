@@ -171,3 +171,16 @@ import Testing
         #expect(h.mutations.list(MutationFilter()).isEmpty)
     }
 }
+
+extension HydrationTests {
+    @Test(.timeLimit(.minutes(1))) func manyHydratedMutationsCostOnePassEach() throws {
+        let h = MutationHarness()
+        let entry: JSONValue = ["key": ["bulk"], "state": ["variables": 1]]
+        let count = 20_000
+        let snapshot: JSONValue = ["version": 1, "mutations": .array(Array(repeating: entry, count: count))]
+        #expect(try CacheSnapshot.hydrate(snapshot, into: h.mutations).mutations == count)
+        #expect(h.mutations.statistics.pending == count)
+        h.registerMutator("bulk")
+        #expect(h.sends.count == count)
+    }
+}
