@@ -11,8 +11,11 @@ extension MutationCache {
     /// mutations left the cache.
     public func clear() -> Int {
         var cleared = 0
-        // Latest first, so cancelling one never lets a later paused one of its scope start.
-        for mutation in unsettled.reversed() where mutation.isQueued {
+        // Out of the queue first, so that none of them can start and settling each one (which
+        // looks through the unsettled mutations) costs only the running ones.
+        let paused = unsettled.filter(\.isQueued)
+        unsettled.removeAll { $0.isQueued }
+        for mutation in paused {
             fail(mutation, failure: Self.cleared)
             forget(mutation)
             cleared += 1

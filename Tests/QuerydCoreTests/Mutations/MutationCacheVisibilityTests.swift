@@ -55,3 +55,14 @@ import Testing
         #expect(plain.flatMap { h.mutations.state(of: $0) }?.jsonValue["meta"] == nil)
     }
 }
+
+extension MutationCacheVisibilityTests {
+    @Test(.timeLimit(.minutes(1))) func clearingManyPausedMutationsIsOnePass() throws {
+        let h = MutationHarness()
+        h.mutations.setOnline(false)
+        let count = 20_000
+        for index in 0..<count { h.run(key("m"), variables: .number(JSONNumber(index))) }
+        #expect(h.mutations.clear() == count)
+        #expect(h.mutations.statistics.mutations == 0)
+    }
+}
