@@ -1,5 +1,6 @@
 // Write-behind persistence, the loop's side: the consumer of the engine's data changes collects the keys whose data
-// changed or which left the cache, and hands them out in batches of encoded rows.
+// changed or which left the cache (and whether the paused mutations changed), and hands them out in
+// batches of encoded rows.
 //
 // Changes to the same key between two batches cost one row write. What a batch holds is read from
 // the cache when the batch is taken: a key whose query has data becomes an upsert of a copy of its
@@ -15,12 +16,17 @@ public struct PersistenceBatch: Sendable {
     public var keys: [QueryKey]
     /// One row per key, read from the cache when the batch was taken.
     public var rows: [StoreRow]
+    /// The paused mutations' snapshot entries as canonical JSON text, when they changed since the
+    /// last batch (they replace what the store holds); nil when they did not change.
+    public var mutations: [[UInt8]]?
 }
 
 /// Collects a cache's changes to persist and turns them into batches of rows.
 public final class PersistenceWriter: QueryCacheObserver {
     private unowned let cache: QueryCache
     private var pending: Set<QueryKey> = []
+    /// The paused mutations changed since the last batch.
+    private var mutationsChanged = false
     /// Called when a change arrives while nothing was pending: time to schedule a flush.
     public var onFirstChange: (() -> Void)?
 
@@ -29,8 +35,8 @@ public final class PersistenceWriter: QueryCacheObserver {
         self.cache = cache
     }
 
-    /// The number of keys waiting for the next batch.
-    public var pendingCount: Int { pending.count }
+    /// The number of changes waiting for the next batch (keys, and the paused mutations as one).
+    public var pendingCount: Int { pending.count + (mutationsChanged ? 1 : 0) }
 
     /// Records that the query's data changed.
     public func queryDataChanged(_ query: Query) {
@@ -42,8 +48,15 @@ public final class PersistenceWriter: QueryCacheObserver {
         mark(key)
     }
 
+    /// Records that the paused mutations changed: the next batch rewrites them all.
+    public func pausedMutationsChanged() {
+        let wasEmpty = pendingCount == 0
+        mutationsChanged = true
+        if wasEmpty { onFirstChange?() }
+    }
+
     private func mark(_ key: QueryKey) {
-        let wasEmpty = pending.isEmpty
+        let wasEmpty = pendingCount == 0
         pending.insert(key)
         if wasEmpty { onFirstChange?() }
     }
@@ -65,13 +78,19 @@ public final class PersistenceWriter: QueryCacheObserver {
                 keyText: keyText, data: stored.data, dataUpdatedAt: stored.dataUpdatedAt,
                 dataUpdateCount: Int64(stored.dataUpdateCount))
         }
-        return PersistenceBatch(keys: keys, rows: rows)
+        var mutations: [[UInt8]]?
+        if mutationsChanged {
+            mutationsChanged = false
+            mutations = (cache.attachedMutationCache?.dehydrateMutations() ?? []).map(\.encoded)
+        }
+        return PersistenceBatch(keys: keys, rows: rows, mutations: mutations)
     }
 
-    /// Marks the keys of a batch that was not written as pending again (without `onFirstChange`:
+    /// Marks the changes of a batch that was not written as pending again (without `onFirstChange`:
     /// the owner that failed to write schedules its own retry).
-    public func putBack(_ keys: [QueryKey]) {
+    public func putBack(_ keys: [QueryKey], mutations: Bool = false) {
         pending.formUnion(keys)
+        if mutations { mutationsChanged = true }
     }
 
     /// Writes every pending key's current state to `store` in one transaction, on this thread,
@@ -80,9 +99,9 @@ public final class PersistenceWriter: QueryCacheObserver {
     public func flush(into store: QueryStore) throws(PersistenceError) -> Int {
         let batch = takeBatch()
         do {
-            try store.write(rows: batch.rows)
+            try store.write(rows: batch.rows, mutations: batch.mutations)
         } catch {
-            putBack(batch.keys)
+            putBack(batch.keys, mutations: batch.mutations != nil)
             throw error
         }
         return batch.rows.count

@@ -1,11 +1,15 @@
-// The persistence file: one SQLite database in WAL mode holding the successful data of queries.
+// The persistence file: one SQLite database in WAL mode holding the successful data of queries and
+// the paused mutations.
 //
-// Layout (schema 1):
-//   queryd_meta(name TEXT PRIMARY KEY, value TEXT)  -- "schema" = "1", "buster" = the --persist-buster
+// Layout (schema 2):
+//   queryd_meta(name TEXT PRIMARY KEY, value TEXT)  -- "schema" = "2", "buster" = the --persist-buster
 //   queries(key TEXT PRIMARY KEY, data TEXT, data_updated_at INTEGER, data_update_count INTEGER)
-// Keys and data are canonical JSON text. A store written with another schema version is emptied
-// when opened; one written with another buster is emptied by `restore`. The connection holds an
-// exclusive lock for its whole life, so a second daemon cannot share the file by mistake.
+//   mutations(position INTEGER PRIMARY KEY, entry TEXT)  -- snapshot entries, in submission order
+// Keys, data and entries are canonical JSON text. A schema-1 store (no mutations table) is migrated
+// when opened: the table is added and its queries kept. A store written with any other schema
+// version is emptied when opened; one written with another buster is emptied by `restore`. The
+// connection holds an exclusive lock for its whole life, so a second daemon cannot share the file
+// by mistake.
 // Durability: WAL with synchronous=NORMAL keeps every committed batch across a process crash
 // (kill -9); only a power loss can take back the last commits.
 
@@ -15,8 +19,11 @@ import QuerydJSON
 
 /// A SQLite file of persisted queries. Use it from one thread only.
 public final class QueryStore {
-    /// The layout version written by this build; any other version is discarded at open.
-    public static let schemaVersion = "1"
+    /// The layout version written by this build; any other version but `migratableVersion` is
+    /// discarded at open.
+    public static let schemaVersion = "2"
+    /// The earlier layout that is migrated rather than emptied (schema 2 only adds `mutations`).
+    static let migratableVersion = "1"
 
     /// Page cache for writing (negative: KiB): up to 32 MiB, so a large batch does not spill pages
     /// mid-transaction.
@@ -90,8 +97,12 @@ public final class QueryStore {
                     throw PersistenceError("\(path) is a SQLite database but not a queryd store; refusing to use it")
                 } else {
                     let version = try metaValue("schema")
-                    if version != Self.schemaVersion {
-                        try database.execute("DROP TABLE IF EXISTS queries; DELETE FROM queryd_meta")
+                    if version == Self.migratableVersion {
+                        try createMutationsTable()
+                        try setMeta("schema", Self.schemaVersion)
+                    } else if version != Self.schemaVersion {
+                        try database.execute(
+                            "DROP TABLE IF EXISTS queries; DROP TABLE IF EXISTS mutations; DELETE FROM queryd_meta")
                         try createTables()
                         openWipeReason = "schema \(version ?? "none") replaced by schema \(Self.schemaVersion)"
                     }
@@ -113,8 +124,13 @@ public final class QueryStore {
               data_update_count INTEGER NOT NULL CHECK (data_update_count >= 0)
             ) WITHOUT ROWID;
             """)
+        try createMutationsTable()
         try setMeta("schema", Self.schemaVersion)
         try setMeta("buster", "")
+    }
+
+    private func createMutationsTable() throws(PersistenceError) {
+        try database.execute("CREATE TABLE mutations (position INTEGER PRIMARY KEY, entry TEXT NOT NULL)")
     }
 
     private func tableNames() throws(PersistenceError) -> Set<String> {
@@ -190,7 +206,7 @@ public final class QueryStore {
             return try database.transaction { () throws(PersistenceError) -> RestoreCounts in
                 let storedBuster = try metaValue("buster") ?? ""
                 if storedBuster != buster {
-                    try database.execute("DELETE FROM queries")
+                    try database.execute("DELETE FROM queries; DELETE FROM mutations")
                     try setMeta("buster", buster)
                     wipeReason = wipeReason ?? "buster \"\(storedBuster)\" replaced by \"\(buster)\""
                 }
@@ -248,9 +264,10 @@ public final class QueryStore {
 
     /// Applies every row of `rows` in one transaction: all of them are stored, or (on error) none.
     /// Rows are applied in key order (the table's order), so a large batch touches each page once;
-    /// of two rows with the same key the later one wins.
-    public func write(rows: [StoreRow]) throws(PersistenceError) {
-        guard !rows.isEmpty else { return }
+    /// of two rows with the same key the later one wins. `mutations`, when not nil, replaces the
+    /// stored paused mutations (canonical JSON entries, in order) in the same transaction.
+    public func write(rows: [StoreRow], mutations: [[UInt8]]? = nil) throws(PersistenceError) {
+        guard !rows.isEmpty || mutations != nil else { return }
         let ordered = rows.indices.sorted { a, b in
             let order = rows[a].keyText.lexicographicallyPrecedes(rows[b].keyText)
             return order || (rows[a].keyText == rows[b].keyText && a < b)
@@ -264,7 +281,37 @@ public final class QueryStore {
                     try deleteRow(keyText: row.keyText)
                 }
             }
+            if let mutations { try replaceMutations(mutations) }
         }
+    }
+
+    private func replaceMutations(_ entries: [[UInt8]]) throws(PersistenceError) {
+        try database.execute("DELETE FROM mutations")
+        let insert = try database.prepare("INSERT INTO mutations (position, entry) VALUES (?1, ?2)")
+        defer { insert.finalize() }
+        for (position, entry) in entries.enumerated() {
+            try insert.bind(1, integer: Int64(position))
+            try insert.bind(2, text: entry)
+            try insert.run()
+            insert.reset()
+        }
+    }
+
+    /// The stored paused mutations' entries, parsed, in submission order; rows that do not parse
+    /// (deeper than `maxDepth`, or damaged) are left out and counted.
+    func storedMutations(maxDepth: Int = 512) throws(PersistenceError) -> (entries: [JSONValue], unreadable: Int) {
+        let select = try database.prepare("SELECT entry FROM mutations ORDER BY position")
+        defer { select.finalize() }
+        var entries: [JSONValue] = []
+        var unreadable = 0
+        while try select.step() {
+            if let entry = try? JSONParser.parse(select.bytes(at: 0), maxDepth: maxDepth) {
+                entries.append(entry)
+            } else {
+                unreadable += 1
+            }
+        }
+        return (entries, unreadable)
     }
 
     private func upsert(_ row: StoreRow, data: [UInt8]) throws(PersistenceError) {

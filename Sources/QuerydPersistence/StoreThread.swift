@@ -22,14 +22,16 @@ public final class StoreThread: Sendable {
         self.store = Mutex(store)
     }
 
-    /// Writes `rows` in one transaction on the store thread, then calls `done` there with the outcome.
+    /// Writes `rows` (and, when not nil, the paused mutations) in one transaction on the store
+    /// thread, then calls `done` there with the outcome.
     public func write(
-        _ rows: [StoreRow], done: @escaping @Sendable (Result<Void, PersistenceError>) -> Void
+        _ rows: [StoreRow], mutations: [[UInt8]]? = nil,
+        done: @escaping @Sendable (Result<Void, PersistenceError>) -> Void
     ) {
         queue.async { [self] in
             Self.yieldToTheLoop()
             let outcome = store.withLock { store -> Result<Void, PersistenceError> in
-                Result { () throws(PersistenceError) in try store.write(rows: rows) }
+                Result { () throws(PersistenceError) in try store.write(rows: rows, mutations: mutations) }
             }
             done(outcome)
         }

@@ -55,7 +55,7 @@ struct MethodTable {
             ServerMethods.all + FetcherMethods.all + QueryMethods.all + QueriesMethods.all + ClientMethods.all
             + ClockMethods.all
             + TestMethods.all + MutationMethods.all + NetworkMethods.all + WatchMethods.all
-            + CountMethods.all + DefaultsMethods.all
+            + CountMethods.all + DefaultsMethods.all + CacheMethods.all
         for (name, gate, handler) in all {
             switch gate {
             case .manualClock?: if !configuration.manualClock { continue }

@@ -52,6 +52,8 @@ extension Server {
             dataObserver?.queryRemoved(key)
         case .cacheEvent(let event):
             deliver(event)
+        case .pausedMutationsChanged:
+            dataObserver?.pausedMutationsChanged()
         }
     }
 

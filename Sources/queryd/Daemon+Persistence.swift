@@ -1,6 +1,6 @@
 // `--persist PATH`: the daemon's write-behind persistence. At start, before the socket is bound,
 // the store is opened (a damaged file is refused, or with `--persist-recover` moved aside) and its
-// entries restored into the cache, stale. Afterwards SQLite runs only on the store thread: the loop
+// entries restored into the cache, stale, and its paused mutations into the mutation cache, paused. Afterwards SQLite runs only on the store thread: the loop
 // takes batches of encoded rows from the writer fed with the engine's data changes and hands them over, one batch in flight
 // at a time, and learns the outcome through a `LoopInbox`.
 //
@@ -61,7 +61,7 @@ final class DaemonPersistence {
     private let timer: LoopTimer
     private var inbox: LoopInbox<BatchOutcome>?
     /// The batch the store thread is writing: its sequence number and keys.
-    private var inFlight: (sequence: UInt64, keys: [QueryKey])?
+    private var inFlight: (sequence: UInt64, keys: [QueryKey], mutations: Bool)?
     private var lastSequence: UInt64 = 0
     /// A flush was due and pending keys remain to be sliced into batches.
     private var draining = false
@@ -151,6 +151,10 @@ final class DaemonPersistence {
             persistence: restored \(report.restored) of \(report.read) queries from \(settings.path) \
             (\(report.expired) older than the max age, \(report.unreadable) unreadable)
             """)
+        if let mutations = cache.attachedMutationCache {
+            let report = try mutations.restore(from: store, maxDepth: Self.restoreDepth(maxDepth))
+            logger.info("persistence: restored \(report.restored) paused mutations (\(report.unreadable) unreadable)")
+        }
     }
 
     /// Whether output may have to wait for a batch (`always` mode).
@@ -183,8 +187,10 @@ final class DaemonPersistence {
         if writer.pendingCount == 0 { draining = false }
         lastSequence += 1
         let sequence = lastSequence
-        inFlight = (sequence, batch.keys)
-        thread.write(batch.rows) { result in sender.post(BatchOutcome(sequence: sequence, result: result)) }
+        inFlight = (sequence, batch.keys, batch.mutations != nil)
+        thread.write(batch.rows, mutations: batch.mutations) { result in
+            sender.post(BatchOutcome(sequence: sequence, result: result))
+        }
     }
 
     private func finished(_ outcome: BatchOutcome) {
@@ -192,16 +198,18 @@ final class DaemonPersistence {
         inFlight = nil
         switch outcome.result {
         case .success:
-            written += batch.keys.count
+            // The paused mutations, rewritten whole, count as one change.
+            let changes = batch.keys.count + (batch.mutations ? 1 : 0)
+            written += changes
             if failing {
                 failing = false
                 logger.notice("persistence: writing to \(settings.path) works again")
             }
-            logger.debug("persistence: wrote \(batch.keys.count) changes (\(written) since start)")
+            logger.debug("persistence: wrote \(changes) changes (\(written) since start)")
             onDurable?(batch.sequence)
             if draining || settings.sync == .always { sendBatch() }
         case .failure(let error):
-            writer.putBack(batch.keys)
+            writer.putBack(batch.keys, mutations: batch.mutations)
             failing = true
             logger.error(
                 "persistence: cannot write \(writer.pendingCount) changes to \(settings.path): \(error); retrying")
@@ -214,7 +222,7 @@ final class DaemonPersistence {
     func finish() throws(PersistenceError) {
         // A batch still in flight may have failed unseen: its keys are written again (upserts of
         // the current state, so writing them twice is harmless).
-        if let batch = inFlight { writer.putBack(batch.keys) }
+        if let batch = inFlight { writer.putBack(batch.keys, mutations: batch.mutations) }
         inFlight = nil
         let pending = writer.pendingCount
         let writer = writer

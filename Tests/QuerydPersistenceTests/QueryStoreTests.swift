@@ -157,7 +157,7 @@ struct QueryStoreTests {
         let restored = try store.restore(maxAge: nil, buster: "v1", now: start)
         #expect(
             restored
-                == RestoredQueries(entries: [], expired: 0, unreadable: 0, wipeReason: "schema 0 replaced by schema 1"))
+                == RestoredQueries(entries: [], expired: 0, unreadable: 0, wipeReason: "schema 0 replaced by schema 2"))
         try store.write(batch: [.upsert(entry(#"["a"]"#, "1", at: start))])
         #expect(try store.restore(maxAge: nil, buster: "v1", now: start).entries == [entry(#"["a"]"#, "1", at: start)])
     }

@@ -97,6 +97,7 @@ final class RecordingCache {
             case .sendFetch(let request): requests.append(request)
             case .dataChanged(let query): observer?.queryDataChanged(query)
             case .queryRemoved(let key): observer?.queryRemoved(key)
+            case .pausedMutationsChanged: observer?.pausedMutationsChanged()
             default: break
             }
         }

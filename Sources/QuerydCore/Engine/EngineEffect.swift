@@ -40,6 +40,9 @@ public enum EngineEffect {
     case queryRemoved(QueryKey)
     /// Something happened that cache watchers see (reported only while `reportsCacheEvents`).
     indirect case cacheEvent(CacheEvent)
+    /// The set of paused mutations (what `--persist` keeps of mutations) changed (reported only
+    /// while `reportsDataChanges`).
+    case pausedMutationsChanged
 }
 
 /// One attempt for the server to send to a fetcher.

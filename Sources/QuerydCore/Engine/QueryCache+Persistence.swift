@@ -25,6 +25,13 @@ public protocol QueryCacheObserver: AnyObject {
     func queryDataChanged(_ query: Query)
     /// The query with this key left the cache (garbage collection or `queries.remove`).
     func queryRemoved(_ key: QueryKey)
+    /// The paused mutations (`MutationCache.dehydrateMutations()`) changed.
+    func pausedMutationsChanged()
+}
+
+extension QueryCacheObserver {
+    /// Ignores mutations (an observer of query data only).
+    public func pausedMutationsChanged() {}
 }
 
 extension QueryCache {

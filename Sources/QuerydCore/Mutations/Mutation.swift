@@ -32,6 +32,10 @@ final class Mutation {
     var gcTimer: TimerHandle?
     /// The keys this mutation wrote optimistically, in order (a key may repeat).
     var optimisticKeys: [QueryKey] = []
+    /// Came from a snapshot or the store: it waits, paused, for a mutator instead of failing without one.
+    var waitsForMutator = false
+    /// Its paused state was reported for persistence (so the store may hold it).
+    var isPersisted = false
 
     init(state: MutationState, options: MutationOptions) {
         self.state = state

@@ -7,12 +7,14 @@ public import QuerydJSON
 extension MutationCache {
     // MARK: - Mutators
 
-    /// Registers `connection` as the mutator for mutation keys under `prefix`.
+    /// Registers `connection` as the mutator for mutation keys under `prefix`; paused hydrated
+    /// mutations it serves start.
     public func registerMutator(connection: ConnectionID, prefix: [JSONValue], exact: Bool) -> MutatorID {
         let id = makeMutatorID()
         let mutator = Mutator(id: id, connection: connection, prefix: prefix, exact: exact)
         registry.add(mutator)
         queries.report(.registered(mutator.registration))
+        resumeRunnable()  // hydrated mutations wait for a mutator
         return id
     }
 

@@ -27,8 +27,9 @@ extension MutationCache {
         connection: ConnectionID, key: QueryKey, variables: JSONValue, options: MutationOptions,
         waiter: WaiterToken
     ) throws(CacheFailure) -> MutationID {
-        let state = MutationState(
+        var state = MutationState(
             id: makeMutationID(), key: key, variables: variables, submittedAt: now, scope: options.scope)
+        state.meta = options.meta
         let mutation = Mutation(state: state, options: options)
         try applyOptimisticWrites(of: mutation)
         mutation.waiters.append(waiter)
@@ -62,11 +63,15 @@ extension MutationCache {
 
     /// Reports the final failure: rolls the optimistic writes back, then settles the caller.
     func fail(_ mutation: Mutation, error: JSONValue) {
+        fail(mutation, failure: .mutationFailed(error))
+    }
+
+    /// Settles the mutation with `failure` (its state's `error`, the callers' answer).
+    func fail(_ mutation: Mutation, failure: CacheFailure) {
         mutation.phase = .settled
         dueInvalidations = []
         rollBackOptimisticWrites(of: mutation)
         runDueInvalidations(except: [])
-        let failure = CacheFailure.mutationFailed(error)
         mutation.state.status = .error
         mutation.state.error = failure.jsonValue
         mutation.state.failureCount = mutation.retryer.failures

@@ -5,11 +5,12 @@
 // one after another.
 
 extension MutationCache {
-    /// Whether the mutation may start an attempt now: its network mode allows it, and it is the
-    /// first unsettled mutation of its scope.
+    /// Whether the mutation may start an attempt now: its network mode allows it, it is the first
+    /// unsettled mutation of its scope, and (for a hydrated one) a mutator for its key is registered.
     func canStart(_ mutation: Mutation) -> Bool {
         let mode = mutation.options.networkMode
         guard mode.allowsAttempt(online: isOnline, attemptsSoFar: mutation.retryer.attempts) else { return false }
+        if mutation.waitsForMutator, registry.choose(for: mutation.state.key) == nil { return false }
         guard let scope = mutation.state.scope else { return true }
         return unsettled.first { $0.state.scope == scope } === mutation
     }

@@ -93,6 +93,7 @@ public final class MutationCache {
     func publish(_ mutation: Mutation) {
         mutation.state.version += 1
         let state = mutation.state
+        reportPausedChange(of: mutation)
         let ordered = subscriptions.values.sorted { $0.id.rawValue < $1.id.rawValue }
         for subscription in ordered {
             if subscription.filter.matches(state) {

@@ -6,7 +6,8 @@ public import QuerydJSON
 extension MutationOptions {
     /// The option names this version understands.
     public static let supportedNames: [String] = [
-        "gcTime", "invalidate", "networkMode", "optimistic", "retry", "retryDelay", "scope", "setData", "timeout",
+        "gcTime", "invalidate", "meta", "networkMode", "optimistic", "retry", "retryDelay", "scope", "setData",
+        "timeout",
     ]
 
     /// Parses `value` (an object, or nil for none); `path` prefixes field names in errors.
@@ -14,6 +15,7 @@ extension MutationOptions {
         self.init()
         guard let value, !value.isNull else { return }
         guard case .object(let members) = value else { throw OptionsError(field: path, reason: "must be an object") }
+        source = value
         for (name, member) in members {
             let field = "\(path).\(name)"
             switch name {
@@ -27,6 +29,7 @@ extension MutationOptions {
                     throw OptionsError(field: field, reason: "must be a string")
                 }
                 scope = text
+            case "meta": meta = member
             case "optimistic":
                 optimistic = try Self.items(member, field: field).enumerated().map {
                     (index, item) throws(OptionsError) in try Self.optimisticWrite(item, field: "\(field)[\(index)]")

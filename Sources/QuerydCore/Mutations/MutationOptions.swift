@@ -46,6 +46,10 @@ public struct MutationOptions: Sendable, Equatable {
     public var scope: String?
     /// When the network state lets an attempt start (default `online`).
     public var networkMode = NetworkMode.online
+    /// Any JSON the caller attaches (TanStack's mutation `meta`), echoed in the mutation's state.
+    public var meta: JSONValue?
+    /// The options object these were read from (nil for defaults), kept for snapshots and persistence.
+    public var source: JSONValue?
 
     /// The defaults: no retry, no cache work, no scope.
     public init() {}

@@ -26,6 +26,8 @@ public struct MutationState: Sendable, Equatable {
     /// When `mutation.run` was received (ms since the epoch).
     public let submittedAt: Int64
     public let scope: String?
+    /// The `meta` option of `mutation.run`, as given (absent when none).
+    public var meta: JSONValue?
     /// Grows with every change of this mutation's state (1 for the first state clients see).
     public var version: UInt64 = 0
 
@@ -40,7 +42,7 @@ public struct MutationState: Sendable, Equatable {
     }
 
     /// The state object: id, key, status, variables, data (absent until success), error,
-    /// failureCount, failureReason, isPaused, submittedAt, scope (absent if none), version.
+    /// failureCount, failureReason, isPaused, submittedAt, scope and meta (absent if none), version.
     public var jsonValue: JSONValue {
         var members: [String: JSONValue] = [
             "id": .number(JSONNumber(id.rawValue)), "key": key.jsonValue, "status": .string(status.rawValue),
@@ -51,6 +53,7 @@ public struct MutationState: Sendable, Equatable {
         ]
         if let data { members["data"] = data }
         if let scope { members["scope"] = .string(scope) }
+        if let meta { members["meta"] = meta }
         return .object(members)
     }
 }

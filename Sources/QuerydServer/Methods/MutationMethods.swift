@@ -1,5 +1,5 @@
-// `mutator.*`, `mutation.*` and `mutations.list`: serving mutations, running them through the
-// daemon (optimistic writes, retries, invalidation), and watching them.
+// `mutator.*`, `mutation.*`, `mutations.list` and `mutations.clear`: serving mutations, running
+// them through the daemon (optimistic writes, retries, invalidation), watching and clearing them.
 
 import QuerydCore
 import QuerydJSON
@@ -13,6 +13,7 @@ enum MutationMethods {
         ("mutation.subscribe", nil, subscribe),
         ("mutation.unsubscribe", nil, unsubscribe),
         ("mutations.list", nil, list),
+        ("mutations.clear", nil, clear),
     ]
 
     static func register(_ call: MethodCall) throws(RPCError) {
@@ -75,10 +76,40 @@ enum MutationMethods {
         call.reply.succeed([:])
     }
 
+    /// `mutations.list {filter?, cursor?, limit?}`: without `cursor`, every match as an array; with
+    /// one (`null` to start), a page `{"mutations": [...], "nextCursor": s}` in submission order (no
+    /// `nextCursor` on the last page). A cursor is the last listed mutation's id in decimal.
     static func list(_ call: MethodCall) throws(RPCError) {
-        try call.params.expect(["filter"])
+        try call.params.expect(["filter", "cursor", "limit"])
         let states = call.server.mutations.list(try mutationFilter(call.params))
-        call.reply.succeed(.array(states.map(\.jsonValue)))
+        guard let cursor = call.params["cursor"] else {
+            if call.params["limit"] != nil { throw Params.invalid("limit", "only with \"cursor\"") }
+            call.reply.succeed(.array(states.map(\.jsonValue)))
+            return
+        }
+        var after = 0
+        if cursor != .null {
+            guard let text = cursor.stringValue, let id = Int(text), id >= 0, String(id) == text else {
+                throw Params.invalid("cursor", "must be null or a nextCursor returned by mutations.list")
+            }
+            after = id
+        }
+        let limit = try call.params.optionalInt("limit") ?? ListCursor.defaultLimit
+        guard (1...ListCursor.maxLimit).contains(limit) else {
+            throw Params.invalid("limit", "must be an integer from 1 to \(ListCursor.maxLimit)")
+        }
+        let rest = states.drop { $0.id.rawValue <= after }
+        let page = rest.prefix(limit)
+        var result: [String: JSONValue] = ["mutations": .array(page.map(\.jsonValue))]
+        if rest.count > limit, let last = page.last { result["nextCursor"] = .string(String(last.id.rawValue)) }
+        call.reply.succeed(.object(result))
+    }
+
+    /// `mutations.clear`: forgets settled mutations and cancels paused ones (`{cleared: n}`).
+    static func clear(_ call: MethodCall) throws(RPCError) {
+        try call.params.expect([])
+        let cleared = call.server.mutations.clear()
+        call.reply.succeed(["cleared": .number(JSONNumber(cleared))])
     }
 
     static func mutationFilter(_ params: Params) throws(RPCError) -> MutationFilter {

@@ -13,7 +13,7 @@ import { Connection, LINE_LIMIT, LINE_TOO_LONG } from './connection.js';
 import { CancelledByServer, ClientClosed, ConnectionLost, InvalidParams, QuerydConnectionError, RPCError, UnknownID } from './errors.js';
 import { errorObject, HANDLER_ERROR_CODE, Registration, serveFetch, serveMutate } from './handlers.js';
 import { asKey, checkOptions, socketPath, wireOptions } from './keys.js';
-import { ClockAPI, MutationAPI, MutationsAPI, QueriesAPI, QueryAPI, ServerAPI } from './namespaces.js';
+import { CacheAPI, ClockAPI, MutationAPI, MutationsAPI, QueriesAPI, QueryAPI, ServerAPI } from './namespaces.js';
 import { Backoff, IDEMPOTENT, openWaiting, StateListeners } from './resilience.js';
 import { Subscription } from './subscription.js';
 
@@ -80,6 +80,7 @@ export class Client {
     this.mutations = new MutationsAPI(this);
     this.server = new ServerAPI(this);
     this.clock = new ClockAPI(this);
+    this.cache = new CacheAPI(this);
   }
 
   /**

@@ -190,7 +190,7 @@ export class MutationAPI {
   }
 }
 
-/** `mutations.list` and `mutation.subscribe`. */
+/** `mutations.list`, `mutations.clear` and `mutation.subscribe`. */
 export class MutationsAPI {
   #client;
   constructor(client) { this.#client = client; }
@@ -204,6 +204,22 @@ export class MutationsAPI {
 
   list(filter) { return this.#client.call('mutations.list', filter === undefined ? {} : { filter }); }
 
+  /** The mutations page by page, in submission order (`mutations.list` with `cursor`, protocol 2). */
+  async *pages(filter, { limit, signal } = {}) {
+    const params = { cursor: null };
+    if (filter !== undefined) params.filter = filter;
+    if (limit !== undefined) params.limit = limit;
+    for (;;) {
+      const page = await this.#client.call('mutations.list', params, { signal });
+      yield page.mutations;
+      if (typeof page.nextCursor !== 'string') return;
+      params.cursor = page.nextCursor;
+    }
+  }
+
+  /** Forgets settled mutations and cancels paused ones; how many left the cache. */
+  async clear() { return (await this.#client.call('mutations.clear', {})).cleared; }
+
   /** An async iterator of mutation states: the current ones, then every change. */
   subscribe(filter) { return new MutationSubscription(this.#client, filter); }
 
@@ -212,6 +228,23 @@ export class MutationsAPI {
 
   /** An async iterator of the match count: now, then each change (`count.changed`). */
   watchCount(filter) { return new CountSubscription(this.#client, 'mutations.count', filter); }
+}
+
+/** `cache.dehydrate` and `cache.hydrate`: versioned snapshots of the cache (protocol 2). */
+export class CacheAPI {
+  #client;
+  constructor(client) { this.#client = client; }
+
+  /** `{version, queries, mutations}`: successful queries (pending too with `includePending`) and paused mutations. */
+  dehydrate(filter, { includePending } = {}) {
+    const params = {};
+    if (filter !== undefined) params.filter = filter;
+    if (includePending) params.includePending = true;
+    return this.#client.call('cache.dehydrate', params);
+  }
+
+  /** Merges a snapshot in (newer `dataUpdatedAt` wins); `{queries, mutations}` written. */
+  hydrate(snapshot) { return this.#client.call('cache.hydrate', { snapshot }); }
 }
 
 /** `server.*`. */

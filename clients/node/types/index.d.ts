@@ -183,10 +183,21 @@ export interface MutationsAPI {
   /** `mutations.setDefaults`: `mutation.run` options for keys under the prefix `key`; `{}` removes the entry. */
   setDefaults(key: QueryKey, options: MutationOptions): Promise<void>;
   list(filter?: MutationFilter): Promise<MutationState[]>;
+  /** Every match, page by page in submission order (`cursor`/`nextCursor`, protocol 2). */
+  pages(filter?: MutationFilter, options?: { limit?: number } & CallOptions): AsyncGenerator<MutationState[], void>;
+  /** Forgets settled mutations and cancels paused ones; how many left the cache. */
+  clear(): Promise<number>;
   subscribe(filter?: MutationFilter): MutationSubscription;
   /** How many mutations match (`{status: 'pending'}` is useIsMutating). */
   count(filter?: MutationFilter): Promise<number>;
   watchCount(filter?: MutationFilter): CountSubscription;
+}
+
+export interface CacheAPI {
+  /** A versioned snapshot: successful queries (pending too with `includePending`) and paused mutations. */
+  dehydrate(filter?: QueryFilter, options?: { includePending?: boolean }): Promise<Methods['cache.dehydrate']['result']>;
+  /** Merges a snapshot in (newer `dataUpdatedAt` wins); how many entries were written. */
+  hydrate(snapshot: Methods['cache.hydrate']['params']['snapshot']): Promise<Methods['cache.hydrate']['result']>;
 }
 
 export interface ServerAPI {
@@ -219,6 +230,7 @@ export class Client {
   readonly mutations: MutationsAPI;
   readonly server: ServerAPI;
   readonly clock: ClockAPI;
+  readonly cache: CacheAPI;
   onConnectionState(listener: (state: ConnectionState, reason: string | null) => void): () => boolean;
   close(): Promise<void>;
   serveForever(): Promise<void>;

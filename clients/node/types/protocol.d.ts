@@ -5,6 +5,14 @@
 /** Any JSON value. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [member: string]: JsonValue };
 
+/** A versioned snapshot of the cache (TanStack's DehydratedState). */
+export type CacheSnapshot = {
+  mutations?: Array<DehydratedMutation>;
+  queries?: Array<DehydratedQuery>;
+  /** The snapshot format; 1 is the only one. */
+  version: 1;
+};
+
 export type CachedData = {
   data: JsonValue;
   dataUpdatedAt: number;
@@ -15,6 +23,39 @@ export type DefaultsEntry = {
   key: Array<JsonValue>;
   options: {
     [member: string]: JsonValue;
+  };
+};
+
+export type DehydratedMutation = {
+  key: QueryKey;
+  /** The mutation.run options without optimistic. */
+  options?: MutationOptions;
+  state: {
+    failureCount?: number;
+    failureReason?: JsonValue;
+    isPaused?: boolean;
+    status?: "pending";
+    submittedAt?: number;
+    variables?: JsonValue;
+  };
+};
+
+export type DehydratedQuery = {
+  dehydratedAt?: number;
+  key: QueryKey;
+  state: {
+    data?: JsonValue;
+    dataUpdateCount?: number;
+    dataUpdatedAt?: number;
+    error?: JsonValue;
+    errorUpdateCount?: number;
+    errorUpdatedAt?: number;
+    failureCount?: number;
+    failureReason?: JsonValue;
+    /** Informative; hydration never restores it. */
+    fetchStatus?: "idle" | "fetching" | "paused";
+    isInvalidated?: boolean;
+    status?: "pending" | "success" | "error";
   };
 };
 
@@ -56,6 +97,8 @@ export type MutationOptions = {
   gcTime?: number | null;
   /** Filters invalidated after success (active matches refetch). A key another pending mutation wrote optimistically is invalidated once that mutation settles. */
   invalidate?: Array<QueryFilter>;
+  /** Any JSON kept with the mutation and echoed as its state's meta (TanStack's mutation meta). Protocol 2. */
+  meta?: JsonValue;
   /** See NetworkMode. */
   networkMode?: NetworkMode;
   /** Writes made before the mutator is called (the key's running fetch is cancelled first); rolled back exactly if the mutation fails. */
@@ -89,6 +132,8 @@ export type MutationState = {
   /** Waiting for an earlier mutation of its scope, or for the network. */
   isPaused: boolean;
   key: QueryKey;
+  /** The mutation.run option meta, as given; absent when none (protocol 2). */
+  meta?: JsonValue;
   scope?: string;
   status: "idle" | "pending" | "success" | "error";
   submittedAt: number;
@@ -696,8 +741,46 @@ export interface Methods {
     params: {
       /** Which mutations; absent lists all. */
       filter?: MutationFilter;
+      /** Protocol 2: ask for one page; null for the first, then the last page's nextCursor (opaque). Pages follow submission order. */
+      cursor?: string | null;
+      /** Protocol 2, with cursor only: the most states on a page. Default 100. */
+      limit?: number;
     };
-    result: Array<MutationState>;
+    result: Array<MutationState> | {
+      mutations: Array<MutationState>;
+      nextCursor?: string;
+    };
+  };
+  /** Forget settled mutations and cancel paused ones. */
+  "mutations.clear": {
+    params: Record<string, never>;
+    result: {
+      /** How many mutations left the cache. */
+      cleared: number;
+    };
+  };
+  /** A versioned snapshot of the cache. */
+  "cache.dehydrate": {
+    params: {
+      /** Which queries; absent matches every query. Mutations are not filtered. */
+      filter?: QueryFilter;
+      /** Also keep pending queries (default false). */
+      includePending?: boolean;
+    };
+    result: CacheSnapshot;
+  };
+  /** Merge a snapshot into the cache. */
+  "cache.hydrate": {
+    params: {
+      /** A snapshot made by cache.dehydrate (version 1). */
+      snapshot: CacheSnapshot;
+    };
+    result: {
+      /** Mutations added. */
+      mutations: number;
+      /** Query entries written. */
+      queries: number;
+    };
   };
   /** Set mutation defaults by key prefix (TanStack setMutationDefaults). */
   "mutations.setDefaults": {

@@ -31,7 +31,7 @@ from .errors import (
 )
 from .handlers import HANDLER_ERROR_CODE, Handler, Registration, error_object, serve_fetch, serve_mutate
 from .keys import as_key, wire_options
-from .namespaces import ClockAPI, MutationAPI, MutationsAPI, QueriesAPI, QueryAPI, ServerAPI
+from .namespaces import CacheAPI, ClockAPI, MutationAPI, MutationsAPI, QueriesAPI, QueryAPI, ServerAPI
 from .resilience import IDEMPOTENT, Backoff, StateListener, StateListeners, open_waiting
 from .subscription import Subscription, _Stream
 
@@ -97,6 +97,7 @@ class Client:
         self.mutations = MutationsAPI(self)
         self.server = ServerAPI(self)
         self.clock = ClockAPI(self)
+        self.cache = CacheAPI(self)
 
     @classmethod
     def connect(

@@ -247,7 +247,7 @@ class MutationAPI(_Namespace):
 
 
 class MutationsAPI(_Namespace):
-    """Observing mutations: ``mutations.list`` and ``mutation.subscribe``."""
+    """The mutation cache: ``mutations.list``, ``mutations.clear`` and ``mutation.subscribe``."""
 
     async def set_defaults(self, key: Any, **options: Any) -> None:
         """``mutations.setDefaults``: ``mutation.run`` options (snake_case keywords) for every mutation
@@ -258,6 +258,27 @@ class MutationsAPI(_Namespace):
         """The mutations the daemon knows (matching ``filter``)."""
         params = {} if filter is None else {"filter": filter}
         return [MutationState(m) for m in await self._client.call("mutations.list", params)]
+
+    async def pages(
+        self, filter: Optional[Dict[str, Any]] = None, *, limit: Optional[int] = None
+    ) -> AsyncIterator[List[MutationState]]:
+        """The mutations page by page, in submission order (``mutations.list`` with
+        ``cursor``/``nextCursor``, protocol 2). ``limit`` caps a page (daemon default 100)."""
+        params: Dict[str, Any] = {"cursor": None}
+        if filter is not None:
+            params["filter"] = filter
+        if limit is not None:
+            params["limit"] = limit
+        while True:
+            page = await self._client.call("mutations.list", params)
+            yield [MutationState(m) for m in page["mutations"]]
+            if not isinstance(page.get("nextCursor"), str):
+                return
+            params["cursor"] = page["nextCursor"]
+
+    async def clear(self) -> int:
+        """Forgets settled mutations and cancels paused ones; returns how many left the cache."""
+        return (await self._client.call("mutations.clear", {}))["cleared"]
 
     def subscribe(self, filter: Optional[Dict[str, Any]] = None) -> MutationSubscription:
         """An async iterator of MutationState: the current mutations, then every change."""
@@ -271,6 +292,26 @@ class MutationsAPI(_Namespace):
     def watch_count(self, filter: Optional[Dict[str, Any]] = None) -> CountSubscription:
         """An async iterator of the match count: now, then each change (``count.changed``)."""
         return CountSubscription(self._client, "mutations.count", filter)
+
+
+class CacheAPI(_Namespace):
+    """Snapshots of the cache: ``cache.dehydrate`` and ``cache.hydrate`` (protocol 2)."""
+
+    async def dehydrate(
+        self, filter: Optional[Dict[str, Any]] = None, *, include_pending: bool = False
+    ) -> Dict[str, Any]:
+        """A versioned snapshot ``{"version", "queries", "mutations"}``: the successful queries
+        ``filter`` matches (and pending ones with ``include_pending``) and the paused mutations."""
+        params: Dict[str, Any] = {}
+        if filter is not None:
+            params["filter"] = filter
+        if include_pending:
+            params["includePending"] = True
+        return await self._client.call("cache.dehydrate", params)
+
+    async def hydrate(self, snapshot: Dict[str, Any]) -> Dict[str, int]:
+        """Merges a snapshot in (newer ``dataUpdatedAt`` wins); ``{"queries": n, "mutations": m}`` written."""
+        return await self._client.call("cache.hydrate", {"snapshot": snapshot})
 
 
 class ServerAPI(_Namespace):

@@ -155,17 +155,21 @@ public struct MutationOptions: Sendable, Hashable {
     public var scope: String?
     /// When the network state lets an attempt start.
     public var networkMode: NetworkMode?
+    /// Any JSON kept with the mutation and echoed as its state's `meta` (protocol 2).
+    public var meta: JSONValue?
 
     /// Mutation options; every argument defaults to "not set".
     public init(
         retry: RetryConfig? = nil, invalidate: [QueryFilter] = [],
-        optimistic: [(key: JSONValue, data: JSONValue)] = [], scope: String? = nil, networkMode: NetworkMode? = nil
+        optimistic: [(key: JSONValue, data: JSONValue)] = [], scope: String? = nil, networkMode: NetworkMode? = nil,
+        meta: JSONValue? = nil
     ) {
         self.retry = retry
         self.invalidate = invalidate
         self.optimistic = optimistic
         self.scope = scope
         self.networkMode = networkMode
+        self.meta = meta
     }
 
     /// Equal when every option is equal.
@@ -186,6 +190,7 @@ public struct MutationOptions: Sendable, Hashable {
         }
         if let scope { members["scope"] = .string(scope) }
         if let networkMode { members["networkMode"] = .string(networkMode.rawValue) }
+        if let meta { members["meta"] = meta }
         return .object(members)
     }
 }
