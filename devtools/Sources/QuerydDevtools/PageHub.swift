@@ -1,5 +1,6 @@
-// The pages connected over WebSocket: each gets the latest snapshot when it joins, then every change. A page
-// that falls `backlog` messages behind is dropped (its socket closes; the page reconnects and starts over).
+// The pages connected over WebSocket: each gets the cache as the watch last saw it when it joins, then every
+// `cache.changed` event batch and every `server.stats` reading. A page that falls `backlog` messages behind is dropped
+// (its socket closes; the page reconnects and starts over).
 
 /// The open pages and the cache as last seen.
 public actor PageHub {
@@ -8,13 +9,14 @@ public actor PageHub {
     private var pages: [Int: AsyncStream<String>.Continuation] = [:]
     private var nextID = 0
     private var latest: CacheSnapshot?
+    private var stats: JSON?
     private var failure: String?
 
     public init(backlog: Int = 256) {
         self.backlog = backlog
     }
 
-    /// Whether any page is open (the poller rests otherwise).
+    /// Whether any page is open (the watch starts with the first).
     public var isWatched: Bool { !pages.isEmpty }
 
     /// A new page: its id and the messages for it, starting with the current state of things.
@@ -24,6 +26,7 @@ public actor PageHub {
         nextID += 1
         pages[nextID] = continuation
         if let latest { continuation.yield(latest.message.text) }
+        if let stats { continuation.yield(Self.statsMessage(stats).text) }
         if let failure { continuation.yield(Self.failureMessage(failure).text) }
         return (nextID, stream)
     }
@@ -33,12 +36,25 @@ public actor PageHub {
         pages.removeValue(forKey: id)?.finish()
     }
 
-    /// A new poll's result: what changed goes to every page.
+    /// A new watch's snapshot (the first, or the one after a reconnect): every page gets it whole.
     public func publish(_ snapshot: CacheSnapshot) {
-        let message = latest.map { snapshot.changes(since: $0) } ?? snapshot.message
         latest = snapshot
         failure = nil
-        broadcast(message.text)
+        broadcast(snapshot.message.text)
+    }
+
+    /// The events of one `cache.changed`: applied to the snapshot, and sent to every page as
+    /// `{"type":"events","events":[…]}`.
+    public func publish(events: [JSON]) {
+        guard latest != nil else { return }
+        latest?.apply(events)
+        broadcast(JSON.object(["type": "events", "events": .array(events)]).text)
+    }
+
+    /// A `server.stats` reading: `{"type":"stats","stats":{…}}` to every page.
+    public func publish(stats: JSON) {
+        self.stats = stats
+        broadcast(Self.statsMessage(stats).text)
     }
 
     /// The daemon could not be read: every page is told why (and gets a full snapshot once it can again).
@@ -61,6 +77,10 @@ public actor PageHub {
     private func deliver(_ text: String, to id: Int) {
         guard let page = pages[id] else { return }
         if case .dropped = page.yield(text) { leave(id) }
+    }
+
+    private static func statsMessage(_ stats: JSON) -> JSON {
+        ["type": "stats", "stats": stats]
     }
 
     private static func failureMessage(_ reason: String) -> JSON {
