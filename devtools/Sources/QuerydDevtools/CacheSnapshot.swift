@@ -11,12 +11,13 @@ public struct CacheSnapshot: Sendable, Equatable {
     public private(set) var mutations: [Int64: JSON] = [:]
 
     /// The snapshot of a `cache.watch` result (`{watch, queries, fetchers, mutators, mutations}`). The fetches in flight
-    /// are the queries whose `fetchStatus` is `fetching`; the mutations in flight are those `pending`.
+    /// are the queries whose `fetchStatus` is `fetching` or `paused` (a paused fetch has started: it waits for the
+    /// network or a fetcher); the mutations in flight are those `pending`.
     public init(watchResult result: JSON) {
         for state in Self.elements(result["queries"]) {
             let key = (state["key"] ?? .null).text
             states[key] = state
-            if state["fetchStatus"] == "fetching" { fetches[key] = state["key"] }
+            if state["fetchStatus"] == "fetching" || state["fetchStatus"] == "paused" { fetches[key] = state["key"] }
         }
         for registration in Self.elements(result["fetchers"]) { add(registration, to: &fetchers) }
         for registration in Self.elements(result["mutators"]) { add(registration, to: &mutators) }
