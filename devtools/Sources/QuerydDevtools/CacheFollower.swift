@@ -2,6 +2,8 @@
 // again, with a new snapshot, after the connection to the daemon ended), and `server.stats` read every `interval`
 // for the counters and graphs.
 
+import Foundation
+
 /// The loops that feed the pages.
 public struct CacheFollower: Sendable {
     public let link: DaemonLink
@@ -41,7 +43,9 @@ public struct CacheFollower: Sendable {
 
     private func readStats() async {
         while !Task.isCancelled {
-            if await hub.isWatched, let stats = try? await link.stats() { await hub.publish(stats: stats) }
+            if await hub.isWatched, let stats = try? await link.stats() {
+                await hub.publish(stats: stats, at: Int64(Date().timeIntervalSince1970 * 1000))
+            }
             try? await Task.sleep(for: interval)
         }
     }

@@ -9,6 +9,7 @@ public actor PageHub {
     private var pages: [Int: AsyncStream<String>.Continuation] = [:]
     private var nextID = 0
     private var latest: CacheSnapshot?
+    /// The last `server.stats` message (the reading and when it was taken).
     private var stats: JSON?
     private var failure: String?
 
@@ -26,7 +27,7 @@ public actor PageHub {
         nextID += 1
         pages[nextID] = continuation
         if let latest { continuation.yield(latest.message.text) }
-        if let stats { continuation.yield(Self.statsMessage(stats).text) }
+        if let stats { continuation.yield(stats.text) }
         if let failure { continuation.yield(Self.failureMessage(failure).text) }
         return (nextID, stream)
     }
@@ -51,10 +52,12 @@ public actor PageHub {
         broadcast(JSON.object(["type": "events", "events": .array(events)]).text)
     }
 
-    /// A `server.stats` reading: `{"type":"stats","stats":{…}}` to every page.
-    public func publish(stats: JSON) {
-        self.stats = stats
-        broadcast(Self.statsMessage(stats).text)
+    /// A `server.stats` reading taken at `at` (ms since the epoch): `{"type":"stats","stats":{…},"at":ms}` to every
+    /// page. The page computes rates from the times of the readings, so a page joining late is not misled by an old one.
+    public func publish(stats: JSON, at: Int64) {
+        let message: JSON = ["type": "stats", "stats": stats, "at": .integer(at)]
+        self.stats = message
+        broadcast(message.text)
     }
 
     /// The daemon could not be read: every page is told why (and gets a full snapshot once it can again).
@@ -77,10 +80,6 @@ public actor PageHub {
     private func deliver(_ text: String, to id: Int) {
         guard let page = pages[id] else { return }
         if case .dropped = page.yield(text) { leave(id) }
-    }
-
-    private static func statsMessage(_ stats: JSON) -> JSON {
-        ["type": "stats", "stats": stats]
     }
 
     private static func failureMessage(_ reason: String) -> JSON {

@@ -15,7 +15,7 @@ import Testing
         await hub.publish(events: [["type": "query.changed", "state": ["key": ["a"], "version": 2]]])
         let (id, messages) = await hub.join()
         await hub.publish(events: [["type": "query.removed", "key": ["a"]]])
-        await hub.publish(stats: ["queries": 0])
+        await hub.publish(stats: ["queries": 0], at: 5)
         await hub.leave(id)
         var received: [String] = []
         for await message in messages { received.append(message) }
@@ -24,7 +24,7 @@ import Testing
                 #"{"fetchers":[],"fetches":[],"mutations":[],"mutators":[],"queries":[{"key":["a"],"version":2}],"#
                     + #""type":"snapshot"}"#,
                 #"{"events":[{"key":["a"],"type":"query.removed"}],"type":"events"}"#,
-                #"{"stats":{"queries":0},"type":"stats"}"#,
+                #"{"at":5,"stats":{"queries":0},"type":"stats"}"#,
             ])
     }
 

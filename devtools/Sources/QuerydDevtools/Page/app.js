@@ -35,7 +35,7 @@ function receive(message) {
   document.getElementById("connection").className = "connection up";
   if (message.type === "stats") {
     view.stats = message.stats;
-    graphs.add(now, message.stats);
+    graphs.add(message.at, message.stats);
     renderCounters(view.stats);
     return;
   }
