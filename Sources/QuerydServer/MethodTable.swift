@@ -34,6 +34,8 @@ struct MethodEntry {
     let handler: MethodHandler
     /// Set for the methods that take or release a counted holding.
     let holding: MethodHolding?
+    /// The method's place in `MethodTable.names` (where its counters are).
+    var index = 0
 }
 
 /// The methods this daemon serves with its configuration.
@@ -65,6 +67,7 @@ struct MethodTable {
             entries[name] = MethodEntry(handler: handler, holding: Self.holdings[name])
         }
         names = entries.keys.sorted()
+        for (index, name) in names.enumerated() { entries[name]?.index = index }
     }
 
     func entry(for method: String) -> MethodEntry? { entries[method] }

@@ -39,6 +39,7 @@ extension Server {
         case .pushMutation(let state, let subscription, let connection):
             guard let session = session(for: connection) else { return }
             session.outbox.appendMutationPush(state, to: subscription)
+            counters.pushes &+= 1
             markDirty(session)
         case .answerMutation(let token, let outcome):
             guard let reply = waitingCallers.take(token) else { return }

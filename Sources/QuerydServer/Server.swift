@@ -28,6 +28,9 @@ public final class Server {
     public let manualClock: ManualClock?
     let logger: Logger
     let methods: MethodTable
+    /// Requests, errors and pushes, for `server.stats`. Each access is one add or a copy, never
+    /// spanning a call, so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) var counters: ServerCounters
     /// Read for every push; every access is a single subscript (or a copy, to iterate), never
     /// spanning a call, so accesses are not checked for exclusivity.
     @exclusivity(unchecked) private var sessions: [ConnectionID: Session] = [:]
@@ -61,6 +64,7 @@ public final class Server {
         self.manualClock = configuration.manualClock ? clock as? ManualClock : nil
         self.logger = logger
         self.methods = MethodTable(configuration: configuration)
+        self.counters = ServerCounters(methods: methods.names.count)
         cache.defaultAttemptTimeout = configuration.attemptTimeoutMs
     }
 
@@ -150,6 +154,7 @@ public final class Server {
             reply.fail(RPCError(.methodNotFound, data: ["method": .string(EchoedText.shortened(method))]))
             return
         }
+        counters.requests[entry.index] &+= 1
         do {
             if let holding = entry.holding { try checkLimit(holding, session: session) }
             let call = MethodCall(server: self, session: session, params: try Params(params), reply: reply)
@@ -161,6 +166,7 @@ public final class Server {
             case nil: break
             }
         } catch {
+            counters.errors[entry.index] &+= 1
             reply.fail(error)
         }
     }

@@ -229,3 +229,57 @@ def test_the_list_filters_by_key_and_state_and_sorts_by_column(browser, devtools
     assert keys() == ['["sorting",1]']
     browser.execute_script("const s = document.getElementById('state-filter'); s.value = ''; s.onchange()")
     subscription.close()
+
+
+def table(browser, name):
+    """The cells of each row of the activity table `name` (fetchers, mutators, fetches, mutations)."""
+    return browser.execute_script(
+        "return [...document.querySelectorAll(`#${arguments[0]} tbody tr`)].map((r) => [...r.cells].map((c) => c.textContent))",
+        name)
+
+
+def test_registrations_and_fetches_in_flight_show_as_the_events_tell_them(browser, devtools, client):
+    release = threading.Event()
+
+    async def held(key):
+        while not release.is_set():
+            await asyncio.sleep(0.02)
+        return "slow data"
+
+    open_page(browser, devtools)
+    client.register_fetcher(["held"], held)
+    client.register_mutator(["held"], lambda key, variables: variables)
+    fetcher = wait_for(lambda: [row for row in table(browser, "fetchers") if row[1] == '["held"]'], 1.0,
+                       "the fetcher in the fetchers panel")[0]
+    assert fetcher[3] == "0"  # nothing in flight under its prefix
+    assert [row[1] for row in table(browser, "mutators")] == ['["held"]']
+
+    subscription = client.subscribe(["held"])
+    try:
+        assert subscription.next(5).fetch_status == "fetching"
+        wait_for(lambda: ['["held"]'] in table(browser, "fetches"), 1.0, "the fetch in flight")
+        wait_for(lambda: [row[3] for row in table(browser, "fetchers") if row[1] == '["held"]'] == ["1"], 1.0,
+                 "the fetcher's fetch in flight")
+        release.set()
+        wait_for(lambda: ['["held"]'] not in table(browser, "fetches"), 2.0, "the fetch settled")
+    finally:
+        release.set()
+        subscription.close()
+
+
+def test_the_timeline_has_a_fetch_however_short(browser, devtools, client):
+    client.register_fetcher(["quick"], lambda key: "at once")
+    open_page(browser, devtools)
+    subscription = client.subscribe(["quick"], stale_time=60_000)
+    try:
+        wait_for(lambda: subscription.next(5).is_success, 5, "the fetch")
+        click(browser, "#list tr.query[data-key='[\"quick\"]']")
+
+        def states():
+            return browser.execute_script(
+                "return [...document.querySelectorAll('#details .timeline li')].map((li) => li.dataset.state).reverse()")
+        # Oldest first: added while fetching (by its subscription), fetch.started, the data (fresh), fetch.settled.
+        shown = wait_for(lambda: (lambda s: "settled" in s and s)(states()), 1.0, "the settled fetch")
+        assert shown == ["fetching", "fetching", "fresh", "settled"]
+    finally:
+        subscription.close()

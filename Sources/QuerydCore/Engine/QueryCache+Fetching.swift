@@ -35,7 +35,7 @@ extension QueryCache {
         }
         var revert = query.state
         revert.fetchStatus = .idle
-        let run = FetchRun(options: options, revertState: revert)
+        let run = FetchRun(options: options, revertState: revert, startedAt: now)
         run.waiters = inherited
         if query.kind == .infinite, let infinite = options.infinite {
             let stored = query.infinitePages
@@ -46,6 +46,7 @@ extension QueryCache {
             }
         }
         query.run = run
+        fetchTotals.started += 1
         report(.fetchStarted(query.key))
         cancelCollection(query)
         let fetcher = networkAllowsAttempt(run) ? registry.choose(for: query.key) : nil
@@ -203,6 +204,7 @@ extension QueryCache {
 
     /// Answers every waiter of a finished run: with its view of the query, or with `failure`.
     private func settle(_ run: FetchRun, of query: Query, failure: CacheFailure? = nil) {
+        fetchTotals.settled(after: now - run.startedAt)
         report(.fetchSettled(query.key, succeeded: failure == nil && query.state.status == .success))
         let waiters = run.waiters
         run.waiters = []

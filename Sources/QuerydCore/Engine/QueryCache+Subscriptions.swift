@@ -86,6 +86,8 @@ extension QueryCache {
         cancelCollection(query)
         // A subscriber arriving during a retry wait revives retries a departed one had stopped.
         query.run?.retriesCancelled = false
+        // Watchers see the observer count (and the staleness for the observers) change.
+        report(.queryChanged(query))
     }
 
     private func detach(_ subscription: Subscription) {
@@ -97,6 +99,7 @@ extension QueryCache {
         subscription.intervalTimer = nil
         subscription.staleDeadline = nil
         subscription.lastView = nil
+        report(.queryChanged(query))
         if query.subscriptions.isEmpty {
             loseInterestIfUnwanted(query)
             collectWhenUnused(query)

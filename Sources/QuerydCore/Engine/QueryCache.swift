@@ -20,6 +20,8 @@ public final class QueryCache {
     public var reportsDataChanges = false
     /// Whether `cacheEvent` effects are reported (while someone watches the whole cache).
     public var reportsCacheEvents = false
+    /// Fetches started and settled, and their durations (`server.stats`).
+    public internal(set) var fetchTotals = FetchTotals()
     /// The mutation cache writing to this cache, which handles its own timers' events.
     weak var mutationCache: MutationCache?
 

@@ -72,8 +72,12 @@ final class FetchRun {
     /// For an infinite query: which pages this run fetches.
     var pageFetch: PageFetch?
 
-    init(options: ResolvedOptions, revertState: QueryState) {
+    /// When the fetch started (clock milliseconds), for its duration in `FetchTotals`.
+    let startedAt: Int64
+
+    init(options: ResolvedOptions, revertState: QueryState, startedAt: Int64) {
         self.options = options
+        self.startedAt = startedAt
         self.revertState = revertState
         self.retryer = Retryer(retry: options.retry, retryDelay: options.retryDelay)
     }

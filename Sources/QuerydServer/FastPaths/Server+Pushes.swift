@@ -20,6 +20,7 @@ extension Server {
             session = found
         }
         session.outbox.appendPush(view, to: subscription)
+        counters.pushes &+= 1
         markDirty(session)
     }
 }

@@ -47,7 +47,34 @@ enum ServerMethods {
             "inFlightFetches": .number(JSONNumber(counts.inFlightFetches)),
             "pendingRequests": .number(JSONNumber(counts.pendingWaiters)),
             "memory": ["rssBytes": .number(JSONNumber(ProcessMemory.residentBytes()))],
+            "methods": methodCounts(call.server),
+            "pushes": .number(JSONNumber(call.server.counters.pushes)),
+            "fetches": fetchCounts(call.cache.fetchTotals),
         ])
+    }
+
+    /// `{"<method>": {"requests", "errors"}}` for each method of the table called at least once.
+    private static func methodCounts(_ server: Server) -> JSONValue {
+        let counters = server.counters
+        var methods: [String: JSONValue] = [:]
+        for (index, name) in server.methods.names.enumerated() where counters.requests[index] > 0 {
+            methods[name] = [
+                "requests": .number(JSONNumber(counters.requests[index])),
+                "errors": .number(JSONNumber(counters.errors[index])),
+            ]
+        }
+        return .object(methods)
+    }
+
+    /// `{"started", "settled", "durationMs": {"buckets": [{"le", "count"}…], "sum"}}`.
+    private static func fetchCounts(_ totals: FetchTotals) -> JSONValue {
+        let buckets = zip(FetchTotals.bucketBounds, totals.bucketCounts).map { bound, count -> JSONValue in
+            ["le": .number(JSONNumber(bound)), "count": .number(JSONNumber(count))]
+        }
+        return [
+            "started": .number(JSONNumber(totals.started)), "settled": .number(JSONNumber(totals.settled)),
+            "durationMs": ["buckets": .array(buckets), "sum": .number(JSONNumber(totals.durationSumMs))],
+        ]
     }
 
     static func discover(_ call: MethodCall) throws(RPCError) {

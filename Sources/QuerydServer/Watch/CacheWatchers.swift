@@ -53,6 +53,7 @@ extension Server {
                 session.pendingOutputBytes < configuration.outboundHoldBytes
             else { continue }
             session.outbox.appendLine { watch.writeEvents(cache: cache, to: &$0) }
+            counters.pushes &+= 1
             markDirty(session)
         }
     }

@@ -319,14 +319,35 @@ export type ServerStats = {
   connections: number;
   /** Registered fetchers. */
   fetchers: number;
+  /** Fetches started and settled, and the settled ones' durations (start to settlement, clock ms) in fixed buckets: cumulative counts of those at most `le` ms long, and their sum. */
+  fetches: {
+    durationMs: {
+      buckets: Array<{
+        count: number;
+        le: number;
+      }>;
+      sum: number;
+    };
+    settled: number;
+    started: number;
+  };
   /** fetch requests awaiting a fetcher's answer. */
   inFlightFetches: number;
   /** rssBytes: the daemon's resident set size (0 when unknown). */
   memory: {
     rssBytes: number;
   };
+  /** For each method called at least once: requests dispatched to it and error replies its handler gave when called (query.get answered on the cache fast path not counted). */
+  methods: {
+    [member: string]: {
+      errors: number;
+      requests: number;
+    } | JsonValue;
+  };
   /** Client requests waiting for a fetch to settle (query.fetch, query.ensure, query.refetch). */
   pendingRequests: number;
+  /** Notifications queued: query.changed, mutation.changed and cache.changed. */
+  pushes: number;
   /** Queries in the cache. */
   queries: number;
   /** Subscriptions over all connections. */

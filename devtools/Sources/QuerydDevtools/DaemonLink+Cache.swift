@@ -1,26 +1,22 @@
-// What the devtools read from and do to the daemon's cache, over DaemonLink. Today these poll (`queries.list` in
-// pages, `server.stats`); a cache event stream would replace `snapshot()`.
+// What the devtools read from and do to the daemon's cache, over DaemonLink: the `cache.watch` stream, `server.stats`
+// and the page's actions.
 
 extension DaemonLink {
-    /// Every query's state and the daemon's counters. Each state gains `stale`, TanStack's `query.isStale()` (with
-    /// its subscriptions' staleTime), read through the `stale` filter: the `isStale` that `queries.list` reports
-    /// is for staleTime 0.
-    public func snapshot() async throws -> CacheSnapshot {
-        let states = try await listQueries(filter: [:])
-        let stale = Set(try await listQueries(filter: ["stale": true]).map { ($0["key"] ?? .null).text })
-        return CacheSnapshot(states: states, staleKeys: stale, stats: try await stats())
-    }
-
-    /// `queries.list` of the queries `filter` matches, in pages of 1000 (by cursor).
-    func listQueries(filter: JSON) async throws -> [JSON] {
-        var states: [JSON] = []
-        var cursor: JSON = .null
-        repeat {
-            let page = try await call("queries.list", ["filter": filter, "cursor": cursor, "limit": 1000])
-            if case .array(let listed) = page["queries"] { states += listed }
-            cursor = page["nextCursor"] ?? .null
-        } while cursor != .null
-        return states
+    /// Starts a `cache.watch` (every query, states with their data, for the JSON explorer): its snapshot, and the events of each `cache.changed`
+    /// after it; the events end when the connection does.
+    public func watchCache() async throws -> (snapshot: CacheSnapshot, events: AsyncStream<[JSON]>) {
+        let (events, continuation) = AsyncStream.makeStream(of: [JSON].self)
+        let channel = try await connected()
+        // Set before the request is sent: the daemon writes the result first, then the notifications, and a
+        // notification is handled as soon as it is read.
+        replaceWatch(with: continuation)
+        do {
+            let result = try await send("cache.watch", ["data": true], on: channel)
+            return (CacheSnapshot(watchResult: result), events)
+        } catch {
+            continuation.finish()
+            throw error
+        }
     }
 
     /// `server.stats`.

@@ -1,5 +1,6 @@
 // All the devtools' access to the daemon: one connection to its socket, newline-delimited JSON-RPC 2.0, protocol 2
-// (`server.hello` first). It connects on the first call and again on the first call after the connection ended.
+// (`server.hello` first). It connects on the first call and again on the first call after the connection ended. The
+// events of its one cache watch go to the stream `watchCache()` returned, which ends with the connection.
 
 import NIOCore
 import NIOExtras
@@ -18,6 +19,8 @@ public actor DaemonLink {
     private var generation = 0
     private var nextID: Int64 = 1
     private var pending: [Int64: CheckedContinuation<JSON, any Error>] = [:]
+    /// Where the events of `cache.changed` notifications go (the devtools hold one watch at a time).
+    private var watch: AsyncStream<[JSON]>.Continuation?
 
     /// A link to the daemon at `socketPath`; nothing is opened until the first call.
     public init(socketPath: String) {
@@ -29,7 +32,12 @@ public actor DaemonLink {
         try await send(method, params, on: try await connected())
     }
 
-    private func send(_ method: String, _ params: JSON, on channel: any Channel) async throws -> JSON {
+    func replaceWatch(with continuation: AsyncStream<[JSON]>.Continuation) {
+        watch?.finish()
+        watch = continuation
+    }
+
+    func send(_ method: String, _ params: JSON, on channel: any Channel) async throws -> JSON {
         let id = nextID
         nextID += 1
         let message: JSON = ["jsonrpc": "2.0", "id": .integer(id), "method": .string(method), "params": params]
@@ -46,7 +54,7 @@ public actor DaemonLink {
     }
 
     /// The open connection, opened (and greeted with `server.hello`) when there is none.
-    private func connected() async throws -> any Channel {
+    func connected() async throws -> any Channel {
         if let channel { return channel }
         if let connecting { return try await connecting.value }
         let task = Task { try await open() }
@@ -94,9 +102,13 @@ public actor DaemonLink {
         guard generation == self.generation else { return }
         switch event {
         case .line(let buffer):
-            guard let message = try? JSON.parse(buffer.readableBytesView), let id = message["id"]?.integer,
-                let continuation = pending.removeValue(forKey: id)
-            else { return }  // notifications and unparsable lines: nothing the devtools asked for
+            guard let message = try? JSON.parse(buffer.readableBytesView) else { return }
+            if message["method"] == "cache.changed", case .array(let events) = message["params"]?["events"] {
+                watch?.yield(events)
+                return
+            }
+            guard let id = message["id"]?.integer, let continuation = pending.removeValue(forKey: id)
+            else { return }  // other notifications: nothing the devtools asked for
             if let error = message["error"] {
                 continuation.resume(
                     throwing: DaemonLinkError.rpc(
@@ -107,6 +119,8 @@ public actor DaemonLink {
             }
         case .closed:
             channel = nil
+            watch?.finish()
+            watch = nil
             let waiting = pending
             pending.removeAll()
             for continuation in waiting.values { continuation.resume(throwing: DaemonLinkError.connectionLost) }

@@ -17,7 +17,7 @@ struct DevtoolsCommand: AsyncParsableCommand {
     @Option(help: "Where to serve the page, HOST:PORT (port 0: any free port).")
     var listen: String = ListenAddress.standard.description
 
-    @Option(help: "How often the page's data is read from the daemon, in milliseconds.")
+    @Option(help: "How often the daemon's counters (server.stats) are read for the page, in milliseconds.")
     var intervalMs: Int = 250
 
     func validate() throws {
@@ -36,8 +36,8 @@ struct DevtoolsCommand: AsyncParsableCommand {
         let hub = PageHub()
         let server = DevtoolsServer(
             address: address, token: AccessToken(), link: link, hub: hub, files: try PageFiles.bundled())
-        let poller = Task { await Poller(link: link, hub: hub, interval: .milliseconds(intervalMs)).run() }
-        defer { poller.cancel() }
+        let follower = Task { await CacheFollower(link: link, hub: hub, interval: .milliseconds(intervalMs)).run() }
+        defer { follower.cancel() }
         try await server.run { url in
             // Written at once, unbuffered: whoever started the devtools reads the URL (and token) from here.
             FileHandle.standardOutput.write(Data("queryd devtools: \(url)  (daemon socket \(link.socketPath))\n".utf8))

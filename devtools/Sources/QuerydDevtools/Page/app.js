@@ -1,5 +1,6 @@
-// The page's entry: keeps the cache as the server last described it, and redraws the counters, graphs, list or
-// tree and the selected query's details when it changes.
+// The page's entry: keeps the cache as the server's snapshot and cache.watch events describe it, and redraws the
+// registrations and work in flight, the list or tree and the selected query's details when it changes; the counters
+// and graphs follow the server.stats readings.
 
 import { Link } from "/link.js";
 import { STATES, keyText, stateOf } from "/status.js";
@@ -8,9 +9,13 @@ import { renderTree } from "/tree.js";
 import { renderDetails } from "/details.js";
 import { Timeline } from "/timeline.js";
 import { Graphs } from "/graphs.js";
+import { renderActivity } from "/activity.js";
 
 const token = new URLSearchParams(location.search).get("token") || "";
-const view = { queries: new Map(), stats: null, selected: null, sort: { by: "key", up: true }, mode: "list" };
+const view = {
+  queries: new Map(), fetchers: new Map(), mutators: new Map(), fetches: new Map(), mutations: new Map(),
+  stats: null, selected: null, sort: { by: "key", up: true }, mode: "list",
+};
 const timeline = new Timeline();
 const graphs = new Graphs(document.getElementById("graphs"));
 const link = new Link(token, receive, (status) => {
@@ -26,30 +31,56 @@ function receive(message) {
     document.getElementById("connection").className = "connection down";
     return;
   }
-  let changes = 0;
-  if (message.type === "snapshot") {
-    view.queries.clear();
-    for (const query of message.queries) view.queries.set(keyText(query.key), query);
-    for (const query of message.queries) timeline.record(query, now);
-  } else if (message.type === "update") {
-    for (const query of message.upsert) {
-      const before = view.queries.get(keyText(query.key));
-      changes += before ? Math.max(0, query.version - before.version) : query.version;
-      view.queries.set(keyText(query.key), query);
-      timeline.record(query, now);
-    }
-    for (const key of message.remove) {
-      view.queries.delete(keyText(key));
-      timeline.removed(key, now);
-    }
-  }
   document.getElementById("connection").textContent = "connected";
   document.getElementById("connection").className = "connection up";
-  view.stats = message.stats;
-  graphs.add(now, message.stats, changes, message.type === "snapshot");
-  renderCounters(view.stats);
-  // Rows are redrawn only when a query changed, so they stay put (and clickable) between changes.
-  if (message.type === "snapshot" || message.upsert.length || message.remove.length) render();
+  if (message.type === "stats") {
+    view.stats = message.stats;
+    graphs.add(message.at, message.stats);
+    renderCounters(view.stats);
+    return;
+  }
+  if (message.type === "snapshot") {
+    view.queries = new Map(message.queries.map((query) => [keyText(query.key), query]));
+    view.fetchers = new Map(message.fetchers.map((fetcher) => [fetcher.id, fetcher]));
+    view.mutators = new Map(message.mutators.map((mutator) => [mutator.id, mutator]));
+    view.fetches = new Map(message.fetches.map((key) => [keyText(key), key]));
+    view.mutations = new Map(message.mutations.map((mutation) => [mutation.id, mutation]));
+    for (const query of message.queries) timeline.record(query, now);
+  } else if (message.type === "events") {
+    for (const event of message.events) apply(event, now);
+  }
+  renderActivity(view);
+  render();
+}
+
+/** One cache.changed event: the view and the timeline follow it. */
+function apply(event, now) {
+  const { type, ...members } = event;
+  switch (type) {
+    case "query.added":
+    case "query.changed":
+      view.queries.set(keyText(event.state.key), event.state);
+      timeline.record(event.state, now);
+      break;
+    case "query.removed":
+      view.queries.delete(keyText(event.key));
+      timeline.removed(event.key, now);
+      break;
+    case "fetch.started":
+      view.fetches.set(keyText(event.key), event.key);
+      timeline.fetch(event.key, now);
+      break;
+    case "fetch.settled":
+      view.fetches.delete(keyText(event.key));
+      timeline.fetch(event.key, now, event.succeeded);
+      break;
+    case "fetcher.registered": view.fetchers.set(event.id, members); break;
+    case "fetcher.unregistered": view.fetchers.delete(event.id); break;
+    case "mutator.registered": view.mutators.set(event.id, members); break;
+    case "mutator.unregistered": view.mutators.delete(event.id); break;
+    case "mutation.started": view.mutations.set(event.mutation.id, event.mutation); break;
+    case "mutation.settled": view.mutations.delete(event.mutation.id); break;
+  }
 }
 
 function render() {

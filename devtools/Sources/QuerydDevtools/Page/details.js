@@ -70,8 +70,8 @@ export function renderDetails(container, query, timeline, link) {
 function drawTimeline(list, entries) {
   list.replaceChildren(...entries.slice().reverse().map((entry) => {
     const item = document.createElement("li");
-    item.append(`${formatTime(entry.time)} `, badge(entry.state));
-    if (entry.version !== null) item.append(` ${entry.status}/${entry.fetchStatus} v${entry.version}, ${entry.observers} observers`);
+    item.dataset.state = entry.state;
+    item.append(`${formatTime(entry.time)} `, badge(entry.state), ` ${entry.text}`);
     return item;
   }));
 }

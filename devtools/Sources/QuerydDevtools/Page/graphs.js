@@ -1,10 +1,11 @@
-// Live graphs on canvases, from each update's server.stats: state changes per second (the versions the daemon's
-// queries moved by, what subscribers are pushed before coalescing), connections, queries, in-flight fetches and
-// memory. The last 120 samples of each.
+// Live graphs on canvases, from each server.stats reading: requests/s and pushes/s (from the daemon's counters),
+// connections, queries, in-flight fetches and memory. The last 120 samples of each.
 
 const SAMPLES = 120;
+const requests = (stats) => Object.values(stats.methods || {}).reduce((sum, method) => sum + method.requests, 0);
 const SERIES = [
-  { name: "state changes/s", rate: true, value: (stats, changes) => changes },
+  { name: "requests/s", rate: requests },
+  { name: "pushes/s", rate: (stats) => stats.pushes ?? 0 },
   { name: "connections", value: (stats) => stats.connections },
   { name: "queries", value: (stats) => stats.queries },
   { name: "in-flight fetches", value: (stats) => stats.inFlightFetches },
@@ -21,23 +22,22 @@ export class Graphs {
       const caption = document.createElement("figcaption");
       figure.append(canvas, caption);
       container.append(figure);
-      const drawn = { ...series, canvas, caption, points: [], pending: 0, since: null };
+      const drawn = { ...series, canvas, caption, points: [], last: null };
       draw(drawn);
       return drawn;
     });
   }
 
-  /** Adds the sample of one message at `time` (ms); `changes` is the versions moved since the last one. */
-  add(time, stats, changes, restart) {
-    if (!stats) return;
+  /** Adds the reading `stats` taken at `time` (ms). A rate is the counter's growth per second since the last
+   * reading (none for the first, or when the counter went back: a restarted daemon). */
+  add(time, stats) {
     for (const series of this.series) {
       if (series.rate) {
-        if (restart || series.since === null) series.since = time;
-        series.pending += changes;
-        if (time - series.since < 1000) continue;
-        series.points.push((series.pending * 1000) / (time - series.since));
-        series.pending = 0;
-        series.since = time;
+        const count = series.rate(stats);
+        const last = series.last;
+        series.last = { time, count };
+        if (!last || count < last.count || time <= last.time) continue;
+        series.points.push(((count - last.count) * 1000) / (time - last.time));
       } else {
         series.points.push(series.value(stats) ?? 0);
       }

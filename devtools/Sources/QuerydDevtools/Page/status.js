@@ -4,14 +4,14 @@
 /** The states, in the order the page lists their counts. */
 export const STATES = ["fresh", "fetching", "paused", "stale", "inactive", "error"];
 
-/** The label of a state: TanStack Devtools' rule (`stale` is TanStack's query.isStale(), which the server adds), with
- * `error` for a query in error. */
+/** The label of a state: TanStack Devtools' rule (a watch's `isStale` is TanStack's query.isStale()), with `error`
+ * for a query in error. */
 export function stateOf(query) {
   if (query.fetchStatus === "fetching") return "fetching";
   if (query.fetchStatus === "paused") return "paused";
   if (query.status === "error") return "error";
   if (!query.observers) return "inactive";
-  if (query.stale) return "stale";
+  if (query.isStale) return "stale";
   return "fresh";
 }
 
