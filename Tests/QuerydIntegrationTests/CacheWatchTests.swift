@@ -136,15 +136,10 @@ struct CacheWatchTests {
         let watch = try #require(try watcher.result("cache.watch", ["data": true]).member("watch"))
         let writer = try daemon.connect()
         let baseline = daemon.residentBytes
-        let payload = String(repeating: "p", count: 200)
         let total = 20_000
         let batch = 1_000
         for start in stride(from: 1, through: total, by: batch) {
-            let members = (start..<(start + batch)).map { value in
-                #"{"jsonrpc":"2.0","id":\#(value),"method":"query.set","#
-                    + #""params":{"key":["hot"],"data":{"n":\#(value),"pad":"\#(payload)"}}}"#
-            }
-            try writer.send("[" + members.joined(separator: ",") + "]")
+            try writer.send(LineClient.hotKeyWrites(from: start, count: batch))
             _ = try writer.readLine(timeout: 30)
         }
         let growth = daemon.residentBytes - baseline

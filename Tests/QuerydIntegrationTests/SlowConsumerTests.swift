@@ -19,17 +19,12 @@ struct SlowConsumerIntegrationTests {
         let observer = try daemon.connect()
         let baseline = daemon.residentBytes
         #expect(try observer.pingRoundTrip() < 0.1)
-        let payload = String(repeating: "p", count: 200)
         let total = 20_000
         let batch = 1_000
         var worstPing = 0.0
         // Batches of 1 000 writes, one reply line each; the observer pings after every 2 batches.
         for start in stride(from: 1, through: total, by: batch) {
-            let members = (start..<(start + batch)).map { value in
-                #"{"jsonrpc":"2.0","id":\#(value),"method":"query.set","#
-                    + #""params":{"key":["hot"],"data":{"n":\#(value),"pad":"\#(payload)"}}}"#
-            }
-            try writer.send("[" + members.joined(separator: ",") + "]")
+            try writer.send(LineClient.hotKeyWrites(from: start, count: batch))
             let reply = try writer.readLine(timeout: 30)
             #expect(reply.hasPrefix(#"[{"jsonrpc":"2.0","id":\#(start),"result":{"#))
             if (start / batch) % 2 == 0 { worstPing = max(worstPing, try observer.pingRoundTrip()) }

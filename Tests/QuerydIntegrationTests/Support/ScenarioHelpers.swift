@@ -91,3 +91,16 @@ extension LineClient {
         #expect(try result("server.ping", [:]) == [:], sourceLocation: sourceLocation)
     }
 }
+
+extension LineClient {
+    /// The batch line of `query.set {key: ["hot"], data: {n, pad}}` requests with ids and `n` from
+    /// `first` up to `first + count - 1` (a 200-byte pad each): what the slow-consumer tests flood with.
+    static func hotKeyWrites(from first: Int, count: Int) -> String {
+        let payload = String(repeating: "p", count: 200)
+        let members = (first..<(first + count)).map { value in
+            #"{"jsonrpc":"2.0","id":\#(value),"method":"query.set","#
+                + #""params":{"key":["hot"],"data":{"n":\#(value),"pad":"\#(payload)"}}}"#
+        }
+        return "[" + members.joined(separator: ",") + "]"
+    }
+}
