@@ -13,7 +13,9 @@ extension Server {
     /// Applies every effect the engine has decided and not yet handed over.
     @inline(__always)
     func applyEffects() {
-        if !cache.effects.isEmpty { cache.effects.drain { apply($0) } }
+        if !cache.effects.isEmpty {
+            cache.effects.drain(push: { push($0, to: $1, connection: $2) }) { apply($0) }
+        }
     }
 
     private func apply(_ effect: EngineEffect) {

@@ -89,7 +89,7 @@ extension QueryCache {
                 if shared { pass.share.add(current, version: bumped.version, isStale: bumped.isStale) }
             }
             subscription.lastView = current
-            effects.append(.push(current, subscription: subscription.id, connection: subscription.connection))
+            effects.appendPush(current, subscription: subscription.id, connection: subscription.connection)
         }
         armStaleTimer(subscription, deadline: deadline)
     }
