@@ -22,10 +22,16 @@ export const VERSION = '0.1.0';
 /** The protocols this client speaks, sent in every `server.hello`. */
 export const PROTOCOLS = { min: 1, max: 2 };
 const SERVED = { fetch: ['fetcher', serveFetch], mutate: ['mutator', serveMutate] };
-const PUSHED = { 'query.changed': 'query.subscribe', 'mutation.changed': 'mutation.subscribe', 'count.changed': 'count' };
+const PUSHED = {
+  'query.changed': 'query.subscribe', 'mutation.changed': 'mutation.subscribe', 'count.changed': 'count',
+  'cache.changed': 'cache.watch',
+};
 const UNSUBSCRIBE = {
   'query.subscribe': 'query.unsubscribe', 'mutation.subscribe': 'mutation.unsubscribe', count: 'count.unsubscribe',
+  'cache.watch': 'cache.unwatch',
 };
+// The member naming the stream in a push, where it is not `subscription`.
+const PUSH_ID_MEMBER = { 'cache.changed': 'watch' };
 // The hello members this client sends that a protocol-1 daemon does not know: it refuses the first one
 // it meets (`capabilities` sorts first), where a protocol-2 daemon's refusal has `supported`.
 const HELLO_V2_MEMBERS = new Set(['protocol', 'capabilities']);
@@ -323,7 +329,7 @@ export class Client {
     }
     const pushed = PUSHED[method];
     if (pushed === undefined) return;
-    this.#streamIds.get(`${pushed}:${params.subscription}`)?._deliverPush(params);
+    this.#streamIds.get(`${pushed}:${params[PUSH_ID_MEMBER[method] ?? 'subscription']}`)?._deliverPush(params);
   }
 
   async _attach(stream) {
@@ -352,7 +358,7 @@ export class Client {
     this.#streamIds.delete(`${stream._pushKey}:${wireId}`);
     if (!this.isConnected) return;
     try {
-      await this.call(UNSUBSCRIBE[stream._pushKey], { subscription: wireId });
+      await this.call(UNSUBSCRIBE[stream._pushKey], { [stream._idMember]: wireId });
     } catch (error) {
       if (!(error instanceof UnknownID || error instanceof QuerydConnectionError)) throw error;
     }

@@ -12,5 +12,5 @@ export { Connection, LINE_LIMIT, LINE_TOO_LONG } from './connection.js';
 export * from './errors.js';
 export { PageResult, Registration } from './handlers.js';
 export { socketPath } from './keys.js';
-export { CountSubscription, MutationSubscription, Subscription } from './subscription.js';
+export { CacheWatch, CountSubscription, MutationSubscription, Subscription } from './subscription.js';
 export { mergePatch } from './patching.js';

@@ -3,7 +3,7 @@
 // (protocol/methods/); options use the wire's camelCase names.
 
 import { asKey, makeFilter, wireOptions, withoutSignal } from './keys.js';
-import { CountSubscription, MutationSubscription } from './subscription.js';
+import { CacheWatch, CountSubscription, MutationSubscription } from './subscription.js';
 
 // `{key, options?}` for the calls that take query options; `signal` is taken out of the options.
 function withOptions(key, options) {
@@ -230,10 +230,18 @@ export class MutationsAPI {
   watchCount(filter) { return new CountSubscription(this.#client, 'mutations.count', filter); }
 }
 
-/** `cache.dehydrate` and `cache.hydrate`: versioned snapshots of the cache (protocol 2). */
+/** The whole cache: `cache.watch`, and versioned snapshots with `cache.dehydrate` and `cache.hydrate` (protocol 2). */
 export class CacheAPI {
   #client;
   constructor(client) { this.#client = client; }
+
+  /**
+   * An async iterator over the whole cache (`cache.watch`): the snapshot, then each `cache.changed`'s
+   * events; `key` narrows the queries to a prefix, `data` shows their data.
+   */
+  watch(key, { data = false } = {}) {
+    return new CacheWatch(this.#client, key === undefined ? undefined : { key: asKey(key) }, data);
+  }
 
   /** `{version, queries, mutations}`: successful queries (pending too with `includePending`) and paused mutations. */
   dehydrate(filter, { includePending } = {}) {

@@ -28,6 +28,9 @@ class Stream {
   /** The id space the daemon's pushes name this subscription in. */
   get _pushKey() { return this._method; }
 
+  /** The member naming this stream in the reply, its pushes and its unsubscribe call. */
+  get _idMember() { return 'subscription'; }
+
   /** Subscribes (once); iteration calls this itself. */
   start() {
     this.#started ??= this.#client._attach(this).catch((error) => {
@@ -228,6 +231,39 @@ export class MutationSubscription extends Stream {
 
   _deliverPush(params) {
     if ('mutation' in params) this._deliver(params.mutation);
+  }
+}
+
+/**
+ * Watches the whole cache (`cache.watch`): yields the snapshot (`{watch, queries, fetchers, mutators,
+ * mutations}`; again after a reconnect, when the events start over), then each `cache.changed`'s
+ * array of events (objects with a `type`).
+ */
+export class CacheWatch extends Stream {
+  static method = 'cache.watch';
+
+  constructor(client, filter, data) {
+    super(client);
+    this.filter = filter;
+    this.data = data;
+  }
+
+  get _idMember() { return 'watch'; }
+
+  _subscribeParams() {
+    const params = {};
+    if (this.filter !== undefined) params.filter = this.filter;
+    if (this.data) params.data = true;
+    return params;
+  }
+
+  _acceptReply(result) {
+    this.id = result.watch;
+    this._push(result);
+  }
+
+  _deliverPush(params) {
+    if (Array.isArray(params.events)) this._push(params.events);
   }
 }
 

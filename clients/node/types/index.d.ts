@@ -4,7 +4,7 @@
 
 import type {
   JsonValue, Methods, MutationFilter, MutationOptions, MutationState, QueryFilter, QueryKey, QueryOptions,
-  QueryState, QueryStateWithObservers, ServerStats,
+  QueryState, QueryStateWithObservers, ServerStats, ServerToClient,
 } from './protocol.js';
 
 export * from './protocol.js';
@@ -126,6 +126,18 @@ export class CountSubscription extends Stream<number> {
   count: number | null;
 }
 
+/** One event of a `cache.changed` (see protocol/methods/cache.md). */
+export type CacheEvent = ServerToClient['cache.changed']['params']['events'][number];
+
+/**
+ * Watches the whole cache (`cache.watch`): the snapshot (`Methods['cache.watch']['result']`, again after a
+ * reconnect), then each `cache.changed`'s events.
+ */
+export class CacheWatch extends Stream<Methods['cache.watch']['result'] | CacheEvent[]> {
+  filter: { key: QueryKey } | undefined;
+  data: boolean;
+}
+
 /** A filter: a key prefix array, or a QueryFilter object. */
 export type FilterInput = QueryKey | QueryFilter;
 
@@ -195,6 +207,8 @@ export interface MutationsAPI {
 
 export interface CacheAPI {
   /** A versioned snapshot: successful queries (pending too with `includePending`) and paused mutations. */
+  /** `cache.watch`: the snapshot, then the whole cache's events; `key` narrows the queries to a prefix. */
+  watch(key?: QueryKey, options?: { data?: boolean }): CacheWatch;
   dehydrate(filter?: QueryFilter, options?: { includePending?: boolean }): Promise<Methods['cache.dehydrate']['result']>;
   /** Merges a snapshot in (newer `dataUpdatedAt` wins); how many entries were written. */
   hydrate(snapshot: Methods['cache.hydrate']['params']['snapshot']): Promise<Methods['cache.hydrate']['result']>;

@@ -44,10 +44,10 @@ from .errors import (  # noqa: E402
 from .handlers import Registration  # noqa: E402
 from .keys import socket_path  # noqa: E402
 from .state import MutationState, PageResult, QueryState  # noqa: E402
-from .subscription import CountSubscription, MutationSubscription, Subscription  # noqa: E402
+from .subscription import CacheWatch, CountSubscription, MutationSubscription, Subscription  # noqa: E402
 
 __all__ = [
-    "AttemptTimeout", "CancelledByServer", "Client", "CountSubscription", "ClientClosed", "ConnectFailed", "ConnectionLost",
+    "AttemptTimeout", "CacheWatch", "CancelledByServer", "Client", "CountSubscription", "ClientClosed", "ConnectFailed", "ConnectionLost",
     "FetchFailed", "HandlerError", "InternalError", "InvalidParams", "InvalidRequest", "LimitExceeded",
     "MethodNotFound", "MutationFailed", "MutationState", "MutationSubscription", "NoFetcher", "PageResult",
     "ParseError", "PermissionDenied", "QueryState", "QuerydConnectionError", "QuerydError", "Registration",

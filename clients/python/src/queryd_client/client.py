@@ -36,12 +36,20 @@ from .resilience import IDEMPOTENT, Backoff, StateListener, StateListeners, open
 from .subscription import Subscription, _Stream
 
 _SERVED = {"fetch": ("fetcher", serve_fetch), "mutate": ("mutator", serve_mutate)}
-_PUSHED = {"query.changed": "query.subscribe", "mutation.changed": "mutation.subscribe", "count.changed": "count"}
+_PUSHED = {
+    "query.changed": "query.subscribe",
+    "mutation.changed": "mutation.subscribe",
+    "count.changed": "count",
+    "cache.changed": "cache.watch",
+}
 _UNSUBSCRIBE = {
     "query.subscribe": "query.unsubscribe",
     "mutation.subscribe": "mutation.unsubscribe",
     "count": "count.unsubscribe",
+    "cache.watch": "cache.unwatch",
 }
+#: The member naming the stream in a push, where it is not ``subscription``.
+_PUSH_ID_MEMBER = {"cache.changed": "watch"}
 #: The protocols this client speaks, sent in every ``server.hello``.
 PROTOCOLS = {"min": 1, "max": 2}
 #: The hello members this client sends that a protocol-1 daemon does not know: it refuses the first
@@ -493,7 +501,7 @@ class Client:
         pushed = _PUSHED.get(method)
         if pushed is None:
             return
-        stream = self._stream_ids.get((pushed, params.get("subscription")))
+        stream = self._stream_ids.get((pushed, params.get(_PUSH_ID_MEMBER.get(method, "subscription"))))
         if stream is not None:
             stream._deliver_push(params)
 
@@ -522,7 +530,7 @@ class Client:
         self._stream_ids.pop((stream.push_key, wire_id), None)
         if self.is_connected:
             try:
-                await self.call(_UNSUBSCRIBE[stream.push_key], {"subscription": wire_id})
+                await self.call(_UNSUBSCRIBE[stream.push_key], {stream.id_member: wire_id})
             except (UnknownID, QuerydConnectionError):
                 pass
 

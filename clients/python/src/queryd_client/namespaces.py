@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, List, Optional
 
 from .keys import as_key, make_filter, wire_options
 from .state import MutationState, QueryState
-from .subscription import CountSubscription, MutationSubscription
+from .subscription import CacheWatch, CountSubscription, MutationSubscription
 
 if TYPE_CHECKING:
     from .client import Client
@@ -295,7 +295,13 @@ class MutationsAPI(_Namespace):
 
 
 class CacheAPI(_Namespace):
-    """Snapshots of the cache: ``cache.dehydrate`` and ``cache.hydrate`` (protocol 2)."""
+    """The whole cache: ``cache.watch``, and snapshots with ``cache.dehydrate`` and ``cache.hydrate``
+    (protocol 2)."""
+
+    def watch(self, key: Any = None, *, data: bool = False) -> CacheWatch:
+        """An async iterator over the whole cache (``cache.watch``): the snapshot, then each
+        ``cache.changed``'s events; ``key`` narrows the queries to a prefix, ``data`` shows their data."""
+        return CacheWatch(self._client, None if key is None else {"key": as_key(key)}, data)
 
     async def dehydrate(
         self, filter: Optional[Dict[str, Any]] = None, *, include_pending: bool = False

@@ -28,6 +28,8 @@ class _Stream:
     """A queue of pushed values with start/stop, shared by query, mutation and count subscriptions."""
 
     method = ""
+    #: The member that names the stream in the reply, its pushes and its unsubscribe call.
+    id_member = "subscription"
     #: The id space the daemon's pushes name this stream in (the subscribe method, or ``"count"``).
     @property
     def push_key(self) -> str:
@@ -229,6 +231,37 @@ class MutationSubscription(_Stream):
     def _deliver_push(self, params: Dict[str, Any]) -> None:
         if "mutation" in params:
             self._deliver(params["mutation"])
+
+
+class CacheWatch(_Stream):
+    """Watches the whole cache (``cache.watch``): yields the snapshot dict first (``watch``,
+    ``queries``, ``fetchers``, ``mutators``, ``mutations``; again after a reconnect, when the
+    events start over), then each ``cache.changed``'s list of events (dicts with a ``type``)."""
+
+    method = "cache.watch"
+    #: The member of the reply, the pushes and ``cache.unwatch`` that names the watch.
+    id_member = "watch"
+
+    def __init__(self, client: "Client", filter: Optional[Dict[str, Any]], data: bool) -> None:
+        super().__init__(client)
+        self.filter = filter
+        self.data = data
+
+    def _subscribe_params(self) -> Dict[str, Any]:
+        params: Dict[str, Any] = {}
+        if self.filter is not None:
+            params["filter"] = self.filter
+        if self.data:
+            params["data"] = True
+        return params
+
+    def _accept_reply(self, result: Any) -> None:
+        self.id = result["watch"]
+        self._push(result)
+
+    def _deliver_push(self, params: Dict[str, Any]) -> None:
+        if isinstance(params.get("events"), list):
+            self._push(params["events"])
 
 
 class CountSubscription(_Stream):
