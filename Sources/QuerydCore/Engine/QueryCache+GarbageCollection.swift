@@ -27,9 +27,23 @@ extension QueryCache {
     /// Collects the queries whose gc deadline `deadline` has come, in the order they were armed,
     /// skipping any that gained a subscription or a fetch since.
     func collectDue(_ deadline: Int64) {
-        for query in gcBuckets.takeDue(deadline) {
-            guard query.subscriptions.isEmpty, query.run == nil else { continue }
-            forget(query)
+        // The due queries are freed when `collect` returns: only then can their pages go back.
+        if collect(gcBuckets.takeDue(deadline)) >= Self.collectionReleasingMemory {
+            SystemMemory.releaseFreePages()
         }
     }
+
+    /// Forgets each of `due` that still has no subscription and no fetch; returns how many.
+    private func collect(_ due: consuming [Query]) -> Int {
+        var collected = 0
+        for query in due where query.subscriptions.isEmpty && query.run == nil {
+            forget(query)
+            collected += 1
+        }
+        return collected
+    }
+
+    /// A collection of at least this many queries returns the freed memory to the system (glibc
+    /// keeps it otherwise; the call walks the whole heap, so small collections skip it).
+    static let collectionReleasingMemory = 50_000
 }
