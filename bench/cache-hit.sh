@@ -5,7 +5,7 @@
 # Environment (all optional):
 #   ROUNDS=5 SECONDS_PER_RUN=3 WARMUP=0.5      rounds per configuration, measured and warm-up seconds per run
 #   CONFIGS="1x1 50x1 1x16 50x16"              connections x requests in flight per connection
-#   QUERYD_BIN=path                            use this binary instead of building /work/main (swift build -c release)
+#   QUERYD_BIN=path                            use this binary instead of building this repository (swift build -c release)
 #   QUERYD_SCRATCH_PATH=dir                    --scratch-path for that build (default: the package's .build)
 #   QUERYD_ARGS="--log-level warning"          extra arguments after `queryd serve --socket PATH`
 #   PIN=1                                      pin server to cpu 0 and loadgen to cpu 1 with taskset (0: don't)
