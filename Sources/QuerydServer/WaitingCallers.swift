@@ -11,9 +11,6 @@ struct WaitingCallers {
     private var lastToken = 0
     private var replies: [WaiterToken: PendingReply] = [:]
 
-    /// How many replies wait.
-    var count: Int { replies.count }
-
     /// Registers `reply` and returns the token the engine answers it by.
     mutating func add(_ reply: PendingReply) -> WaiterToken {
         lastToken += 1

@@ -158,7 +158,7 @@ extension QueryCache {
 
     /// The matched queries' states (query-level staleness) with their subscription counts.
     public func list(_ filter: QueryFilter) -> [QueryResult] {
-        matching(filter).map(listed)
+        matching(filter).map(listedState)
     }
 
     /// One page of `list(_:)`: at most `limit` matched queries whose keys' canonical bytes come
@@ -173,12 +173,7 @@ extension QueryCache {
             }
             matched = matched[start...]
         }
-        return (matched.prefix(limit).map(listed), matched.count > limit)
-    }
-
-    /// A listed query's state, with its count of subscriptions.
-    private func listed(_ query: Query) -> QueryResult {
-        listedState(of: query)
+        return (matched.prefix(limit).map(listedState), matched.count > limit)
     }
 }
 

@@ -4,36 +4,33 @@
 
 import QuerydCore
 
-/// The cache watches of every connection, by watch id.
+/// The cache watches of every connection, in the order they were made (so by id).
 struct CacheWatchers {
     private var lastID = 0
-    private var watches: [Int: CacheWatch] = [:]
+    private(set) var all: [CacheWatch] = []
 
     /// Whether no connection watches the cache.
-    var isEmpty: Bool { watches.isEmpty }
+    var isEmpty: Bool { all.isEmpty }
 
     /// Starts a watch for `connection`.
     mutating func add(connection: ConnectionID, filter: QueryFilter, withData: Bool) -> CacheWatch {
         lastID += 1
         let watch = CacheWatch(id: lastID, connection: connection, filter: filter, withData: withData)
-        watches[lastID] = watch
+        all.append(watch)
         return watch
     }
 
     /// Ends watch `id` of `connection`; false when it has no such watch.
     mutating func remove(_ id: Int, connection: ConnectionID) -> Bool {
-        guard let watch = watches[id], watch.connection == connection else { return false }
-        watches[id] = nil
+        guard let index = all.firstIndex(where: { $0.id == id && $0.connection == connection }) else { return false }
+        all.remove(at: index)
         return true
     }
 
     /// Ends every watch of `connection`.
     mutating func removeAll(of connection: ConnectionID) {
-        watches = watches.filter { $0.value.connection != connection }
+        all.removeAll { $0.connection == connection }
     }
-
-    /// The watches, in the order they were made.
-    var all: [CacheWatch] { watches.values.sorted { $0.id < $1.id } }
 }
 
 extension Server {
