@@ -73,7 +73,7 @@ struct Outbox {
     }
 
     /// Queues a push of `view` to `subscription`, replacing an unwritten older one in its place.
-    mutating func appendPush(_ view: QueryView, to subscription: SubscriptionID) {
+    mutating func appendPush(_ view: consuming QueryView, to subscription: SubscriptionID) {
         let held = heldPushes != nil
         let fresh = Place(held: held, index: held ? heldPushes!.count : entries.count)
         // One lookup: records `fresh` when the subscription has no pending push, else reads its place.

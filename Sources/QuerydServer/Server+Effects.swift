@@ -14,7 +14,11 @@ extension Server {
     @inline(__always)
     func applyEffects() {
         if !cache.effects.isEmpty {
-            cache.effects.drain(push: { push($0, to: $1, connection: $2) }) { apply($0) }
+            cache.effects.drain(pushes: { run in
+                while let (view, subscription, connection) = run.next() {
+                    push(consume view, to: subscription, connection: connection)
+                }
+            }) { apply($0) }
         }
     }
 

@@ -2,9 +2,10 @@
 //
 // Draining hands the effects over in order and keeps its storage, so a steady stream of inputs
 // allocates nothing here. Pushes, the most frequent effect (a publish makes one per subscription),
-// wait in a lane of their own (`PushLane`) and come out through a handler of their own, with one
-// slot in the ordered list per run of consecutive pushes: as general effects they cost a push 231
-// instructions more than when the engine called the server directly (callgrind, BENCHMARKS §12).
+// wait in a lane of their own (`PushLane`) and come out a run at a time through a handler of their
+// own, with one slot in the ordered list per run of consecutive pushes: as general effects they
+// cost a push 231 instructions more than when the engine called the server directly (callgrind,
+// BENCHMARKS §12).
 // A drain started while one runs (an applied effect that answers a reply, which drains first to
 // keep pushes ahead of replies) returns at once: the outer drain is already applying everything in
 // order. Applying an effect never calls back into the engine, so nothing is appended meanwhile;
@@ -53,11 +54,9 @@ public final class EffectBuffer {
         openRun = 0
     }
 
-    /// Hands every waiting effect out, oldest first: pushes to `push` (view, subscription,
-    /// connection), the others to `apply`; leaves the buffer empty.
-    public func drain(
-        push: (QueryView, SubscriptionID, ConnectionID) -> Void, _ apply: (EngineEffect) -> Void
-    ) {
+    /// Hands every waiting effect out, oldest first: each run of consecutive pushes to `pushes`
+    /// (which takes them with `PushRun.next()`), the others to `apply`; leaves the buffer empty.
+    public func drain(pushes: (inout PushRun) -> Void, _ apply: (EngineEffect) -> Void) {
         guard !isDraining else { return }
         isDraining = true
         defer { isDraining = false }
@@ -68,19 +67,24 @@ public final class EffectBuffer {
             case .effect(let effect):
                 apply(effect)
             case .pushes(let count):
-                pushes.take(count, push)
+                self.pushes.take(count, pushes)
             }
             index += 1
             if index == pending.count { closeRun() }
         }
         pending.removeAll(keepingCapacity: true)
-        pushes.removeAll()
+        self.pushes.removeAll()
     }
 
     /// Hands every waiting effect to `apply`, oldest first (pushes as `push` effects), and leaves
     /// the buffer empty.
     public func drain(_ apply: (EngineEffect) -> Void) {
-        drain(push: { apply(.push($0, subscription: $1, connection: $2)) }, apply)
+        drain(
+            pushes: { run in
+                while let push = run.next() {
+                    apply(.push(push.view, subscription: push.subscription, connection: push.connection))
+                }
+            }, apply)
     }
 
     /// Removes and returns every waiting effect (for tests and tools that log them).

@@ -1,20 +1,58 @@
 // The pushes waiting in the effect buffer: a growable array of (view, subscription, connection)
-// in one manually managed allocation. A publish appends one per subscription, and a Swift Array
-// cost about 100 instructions per element to append and drain here (uniqueness and capacity checks,
-// copying each element out and destroying it again) against a whole push path of about 1,300.
+// in one manually managed allocation, handed to the server a run at a time. A publish appends one
+// per subscription, and a Swift Array cost about 100 instructions per element to append and drain
+// here (uniqueness and capacity checks, copying each element out and destroying it again) against a
+// whole push path of about 1,300; a closure call per push cost about 30 more (callgrind, BENCHMARKS
+// §12), so a run goes out whole and the server's loop over it is inlined.
 //
 // Invariants (the reason the unsafe code is sound): `storage` holds `capacity` slots, of which
 // those from `taken` up to `count` hold pushes not yet taken; the others are unused. Each push
-// holds one retain of its view (taken by `append`), given up exactly once: by `forEachTaking`
-// after the view was handed out, or by `removeAll` / `deinit` for a push never taken. The slots
-// are plain values (an unmanaged reference and two integers), so moving them needs no
-// initialization bookkeeping. It is used on the loop thread only.
+// holds one retain of its view (taken by `append`), given up exactly once: moved out with the view
+// by `PushRun.next()`, or released by `PushRun`'s deinit, `removeAll` or `deinit` for a push never
+// taken. A `PushRun` reads slots the lane already counts as taken, so nothing else touches them;
+// the lane does not grow (move its storage) while a run is out. The slots are plain values (an
+// unmanaged reference and two integers), so moving them needs no initialization bookkeeping. It
+// is used on the loop thread only.
 
 /// One push waiting to be applied: its view is retained while it waits.
+@usableFromInline
 struct PendingPush {
-    let view: Unmanaged<QueryView>
-    let subscription: SubscriptionID
-    let connection: ConnectionID
+    @usableFromInline let view: Unmanaged<QueryView>
+    @usableFromInline let subscription: SubscriptionID
+    @usableFromInline let connection: ConnectionID
+
+    init(view: Unmanaged<QueryView>, subscription: SubscriptionID, connection: ConnectionID) {
+        self.view = view
+        self.subscription = subscription
+        self.connection = connection
+    }
+}
+
+/// A run of consecutive pushes, in the order they were decided: each comes out once, with its
+/// view, from `next()`; those not taken are dropped with the run.
+public struct PushRun: ~Copyable {
+    @usableFromInline let slots: UnsafeMutablePointer<PendingPush>
+    @usableFromInline let end: Int
+    @usableFromInline var index: Int
+
+    init(slots: UnsafeMutablePointer<PendingPush>, range: Range<Int>) {
+        self.slots = slots
+        end = range.upperBound
+        index = range.lowerBound
+    }
+
+    /// The next push of the run (its view is the caller's), or nil after the last.
+    @inlinable
+    public mutating func next() -> (view: QueryView, subscription: SubscriptionID, connection: ConnectionID)? {
+        guard index < end else { return nil }
+        let push = slots[index]
+        index += 1
+        return (push.view.takeRetainedValue(), push.subscription, push.connection)
+    }
+
+    deinit {
+        for untaken in index..<end { slots[untaken].view.release() }
+    }
 }
 
 /// A growable list of pending pushes whose elements are moved out when taken.
@@ -22,8 +60,10 @@ final class PushLane {
     private var storage: UnsafeMutablePointer<PendingPush>
     private var capacity: Int
     private var count = 0
-    /// How many pushes from the start were moved out by `takeNext`.
+    /// How many pushes from the start were handed out in runs.
     private var taken = 0
+    /// Whether a run is out (the storage must not move).
+    private var isLending = false
 
     init(capacity: Int = 64) {
         self.capacity = capacity
@@ -44,16 +84,15 @@ final class PushLane {
         count += 1
     }
 
-    /// Hands the next `n` pushes to `body` (there must be that many) and releases their views.
+    /// Hands the next `n` pushes (there must be that many) to `body` as one run.
     @inline(__always)
-    func take(_ n: Int, _ body: (QueryView, SubscriptionID, ConnectionID) -> Void) {
+    func take(_ n: Int, _ body: (inout PushRun) -> Void) {
         precondition(n <= count - taken, "take(_:_:) past the last push")
-        for index in taken..<(taken + n) {
-            let push = storage[index]
-            taken = index + 1
-            push.view._withUnsafeGuaranteedRef { body($0, push.subscription, push.connection) }
-            push.view.release()
-        }
+        var run = PushRun(slots: storage, range: taken..<(taken + n))
+        taken += n
+        isLending = true
+        body(&run)
+        isLending = false
     }
 
     /// Forgets every push, releasing the views of those not taken, keeping the storage.
@@ -64,6 +103,7 @@ final class PushLane {
     }
 
     private func grow() {
+        precondition(!isLending, "a push appended while a run is applied")
         let larger = capacity * 2
         let moved = UnsafeMutablePointer<PendingPush>.allocate(capacity: larger)
         // The taken prefix holds no values: only the slots from `taken` move, to the same offsets.

@@ -7,7 +7,7 @@ import QuerydCore
 
 extension Server {
     /// Queues a `query.changed` push of `view` to a subscription of `connection` (gone: nothing).
-    func push(_ view: QueryView, to subscription: SubscriptionID, connection: ConnectionID) {
+    func push(_ view: consuming QueryView, to subscription: SubscriptionID, connection: ConnectionID) {
         // A publish pushes to the subscriptions of a connection one after another: the session of
         // the last push is kept, so only the first push of a run looks the connection up.
         let session: Session

@@ -48,10 +48,37 @@ import Testing
         buffer.appendPush(view, subscription: SubscriptionID(7), connection: ConnectionID(3))
         buffer.append(.cancelFetch(AttemptID(9), connection: ConnectionID(3)))
         var log: [String] = []
-        buffer.drain(push: { pushed, subscription, connection in
-            #expect(pushed === view)
-            log.append("push \(subscription.rawValue) to \(connection.rawValue)")
+        buffer.drain(pushes: { run in
+            while let pushed = run.next() {
+                #expect(pushed.view === view)
+                log.append("push \(pushed.subscription.rawValue) to \(pushed.connection.rawValue)")
+            }
         }) { log.append(Self.describe($0)) }
         #expect(log == ["push 7 to 3", "cancel 9"])
+    }
+
+    /// Every pushed view is held exactly until it is taken or dropped: a run stopped half way releases
+    /// the rest, and nothing of the buffer keeps a view after a drain.
+    @Test func viewsAreReleasedWhetherTakenOrNot() {
+        let buffer = EffectBuffer()
+        weak var taken: QueryView?
+        weak var untaken: QueryView?
+        do {
+            let first = Self.view()
+            let second = Self.view()
+            taken = first
+            untaken = second
+            buffer.appendPush(first, subscription: SubscriptionID(1), connection: ConnectionID(1))
+            buffer.appendPush(second, subscription: SubscriptionID(2), connection: ConnectionID(1))
+        }
+        #expect(taken != nil && untaken != nil, "the buffer holds the views it waits to push")
+        var seen: [Int] = []
+        buffer.drain(pushes: { run in
+            if let first = run.next() { seen.append(first.subscription.rawValue) }
+        }) { _ in Issue.record("no other effect was appended") }
+        #expect(seen == [1])
+        #expect(taken == nil)
+        #expect(untaken == nil, "the push left in the run was released with it")
+        #expect(buffer.isEmpty)
     }
 }
