@@ -41,38 +41,34 @@ public enum RPCWriter {
         out.append(closeBrace)
     }
 
-    /// A success response whose id is given as its JSON text (`rawID`, copied verbatim, e.g. the
-    /// id's bytes in the request line as `GetRequestScanner` finds them) and whose result is
-    /// appended by `writeResult` (about `resultBytes` long, for the capacity reserved up front).
-    /// Returns false, leaving `out` as it was, when `writeResult` writes nothing and returns false.
-    public static func result(
-        rawID: UnsafeRawBufferPointer, resultBytes: Int, to out: inout [UInt8],
-        writeResult: (inout [UInt8]) -> Bool
-    ) -> Bool {
-        let start = out.count
-        let needed =
-            start + responseHead.utf8CodeUnitCount + rawID.count + resultKey.utf8CodeUnitCount + resultBytes + 2
-        if out.capacity < needed { out.reserveCapacity(max(needed, 2 * out.capacity)) }
-        // The envelope up to the result is assembled first and appended at once (each append has
-        // a fixed cost well above copying a few dozen bytes).
-        let headCount = responseHead.utf8CodeUnitCount
-        let keyCount = resultKey.utf8CodeUnitCount
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: headCount + rawID.count + keyCount) { head in
-            // Safety: the three copies fill `head` exactly, each within its bounds.
-            let base = head.baseAddress!
-            base.initialize(from: responseHead.utf8Start, count: headCount)
-            if let id = rawID.baseAddress {
-                (base + headCount).initialize(from: id.assumingMemoryBound(to: UInt8.self), count: rawID.count)
-            }
-            (base + headCount + rawID.count).initialize(from: resultKey.utf8Start, count: keyCount)
-            out.append(contentsOf: UnsafeBufferPointer(head))
+    /// How many bytes a success response takes besides its id and result: the envelope up to
+    /// the id, the result's member name, and the closing brace.
+    public static let resultFramingByteCount = responseHead.utf8CodeUnitCount + resultKey.utf8CodeUnitCount + 1
+
+    /// Writes a success response's envelope up to its result, `{"jsonrpc":"2.0","id":…,"result":`,
+    /// at `next`, with the id given as its JSON text (`rawID`, copied verbatim, e.g. the id's bytes
+    /// in the request line as `GetRequestScanner` finds them); returns the address after it. `next`
+    /// needs room for `resultFramingByteCount + rawID.count` bytes with the closing brace, which
+    /// `writeResultTail(at:)` writes after the result.
+    public static func writeResultHead(rawID: UnsafeRawBufferPointer, at next: UnsafeMutablePointer<UInt8>)
+        -> UnsafeMutablePointer<UInt8>
+    {
+        var at = next
+        at.initialize(from: responseHead.utf8Start, count: responseHead.utf8CodeUnitCount)
+        at += responseHead.utf8CodeUnitCount
+        if let id = rawID.baseAddress {
+            UnsafeMutableRawPointer(at).copyMemory(from: id, byteCount: rawID.count)
+            at += rawID.count
         }
-        guard writeResult(&out) else {
-            out.removeSubrange(start...)
-            return false
-        }
-        out.append(closeBrace)
-        return true
+        at.initialize(from: resultKey.utf8Start, count: resultKey.utf8CodeUnitCount)
+        return at + resultKey.utf8CodeUnitCount
+    }
+
+    /// Writes the closing brace of a response begun by `writeResultHead(rawID:at:)`; returns the
+    /// address after it.
+    public static func writeResultTail(at next: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        next.initialize(to: closeBrace)
+        return next + 1
     }
 
     /// A success response whose result is already encoded (see the pointer variant).

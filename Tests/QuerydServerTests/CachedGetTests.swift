@@ -83,6 +83,27 @@ import Testing
         }
     }
 
+    /// The fast path writes its reply into room it sets aside up front: the widest `dataUpdatedAt`
+    /// a write can give (19 digits; the room holds 20) and the smallest data fit, byte for byte as
+    /// the general path writes them.
+    @Test func extremeTimestampsFitTheRoomSetAside() {
+        let client = TestServer().connect()
+        let cases: [(updatedAt: String, data: String)] = [
+            ("9223372036854775807", "0"), ("1000000000000000000", "{}"), ("0", #""""#),
+        ]
+        for (index, value) in cases.enumerated() {
+            let set =
+                #"{"jsonrpc":"2.0","id":"s","method":"query.set","params":{"key":["t",\#(index)],"data":\#(value.data),"updatedAt":\#(value.updatedAt)}}"#
+            #expect(client.send(set + "\n").first?["result"] != nil, "set \(value)")
+            let line = #"{"jsonrpc":"2.0","id":7,"method":"query.get","params":{"key":["t",\#(index)]}}"#
+            #expect(isFastForm(line))
+            let fast = rawReply(client, line)
+            #expect(fast == rawReply(client, generalForm(line)), "replies differ for \(value)")
+            let text = String(decoding: fast, as: UTF8.self)
+            #expect(text.hasSuffix(#","dataUpdatedAt":\#(value.updatedAt)}}"# + "\n"), "\(text)")
+        }
+    }
+
     @Test func pipelinedGetsAreAnsweredInOrder() {
         let client = setUp()
         var text = ""

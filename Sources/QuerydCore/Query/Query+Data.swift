@@ -72,34 +72,55 @@ extension Query {
         return writeGetAnswer(to: &bytes) ? bytes : nil
     }
 
-    /// About how many bytes `writeGetAnswer(to:)` appends, for reserving capacity once; nil when
-    /// the query has no data or has left the cache (so a caller holding on to a query learns
-    /// both with one call).
+    /// At most how many bytes `writeGetAnswer` writes (so exactly that much room may be set
+    /// aside); nil when the query has no data or has left the cache (so a caller holding on to a
+    /// query learns both with one call).
     public var getAnswerByteCount: Int? {
         guard !isForgotten, let encoded else { return nil }
-        return encoded.count + 40
+        return encoded.count + Query.getAnswerFraming
     }
 
     /// Appends the `query.get` answer `{"data":…,"dataUpdatedAt":…}` to `out`, splicing the
     /// encoded data. Returns false (appending nothing) when the query has no data.
     public func writeGetAnswer(to out: inout [UInt8]) -> Bool {
-        guard let encoded else { return false }
-        Query.getAnswerHead.withUTF8Buffer { out.append(contentsOf: $0) }
-        encoded.withUnsafeBytes { out.append(contentsOf: $0) }
-        // The tail `,"dataUpdatedAt":…}` is assembled on the stack and appended at once (each
-        // append has a fixed cost well above copying a few dozen bytes).
-        let member = Query.getAnswerMember
-        let room = member.utf8CodeUnitCount + 21
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { tail in
-            // Safety: the member name, at most 20 digits and a brace fill at most `room` bytes.
-            let base = tail.baseAddress!
-            base.initialize(from: member.utf8Start, count: member.utf8CodeUnitCount)
-            let end = JSONWriter.writeInteger(dataUpdatedAt, at: base + member.utf8CodeUnitCount)
-            end.initialize(to: UInt8(ascii: "}"))
-            out.append(contentsOf: UnsafeBufferPointer(start: base, count: end + 1 - base))
+        guard let room = encoded.map({ $0.count + Query.getAnswerFraming }) else { return false }
+        out.append(addingCapacity: room) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                // Safety: `room` bytes are free from `initialized` on, and the answer takes at most that.
+                let start = buffer.baseAddress! + initialized
+                let end = writeGetAnswer(at: start)
+                assert(end - start <= room, "the answer fits the room set aside for it")
+                initialized += end - start
+            }
         }
         return true
     }
+
+    /// Writes the `query.get` answer at `next`, which has room for `getAnswerByteCount` bytes
+    /// (the query must have data); returns the address after it. Replies built in one pass over
+    /// their memory (the cache-hit fast path) use this: each array append has a fixed cost well
+    /// above copying a few dozen bytes.
+    public func writeGetAnswer(at next: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        guard let encoded else { preconditionFailure("writeGetAnswer(at:) of a query without data") }
+        let head = Query.getAnswerHead
+        let member = Query.getAnswerMember
+        var at = next
+        at.initialize(from: head.utf8Start, count: head.utf8CodeUnitCount)
+        at += head.utf8CodeUnitCount
+        at = encoded.withUnsafeBytes { data in
+            guard let source = data.baseAddress else { return at }
+            UnsafeMutableRawPointer(at).copyMemory(from: source, byteCount: data.count)
+            return at + data.count
+        }
+        at.initialize(from: member.utf8Start, count: member.utf8CodeUnitCount)
+        at = JSONWriter.writeInteger(dataUpdatedAt, at: at + member.utf8CodeUnitCount)
+        at.initialize(to: UInt8(ascii: "}"))
+        return at + 1
+    }
+
+    /// The answer's bytes around the data, at most: the head, the member name, 20 characters of
+    /// an Int64 and the closing brace.
+    private static let getAnswerFraming = getAnswerHead.utf8CodeUnitCount + getAnswerMember.utf8CodeUnitCount + 21
 
     // Static strings: their bytes are appended as they are, with no `String` to copy from.
     private static let getAnswerHead: StaticString = #"{"data":"#

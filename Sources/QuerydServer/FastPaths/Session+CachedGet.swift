@@ -58,15 +58,23 @@ extension Session {
         // A reply that could not fit the outbound limit takes the general path, which refuses it.
         guard answerBytes + request.id.count < server.configuration.maxOutboundBytes - 64 else { return false }
         outbox.appendLine { out in
-            // The reply's envelope is 34 bytes with its newline; a little more is room to spare.
-            let reply = 40 + request.id.count + answerBytes
-            if out.capacity - out.count < reply {
-                out.reserveCapacity(out.count + reply * linesLeft(after: line))
+            let room = RPCWriter.resultFramingByteCount + request.id.count + answerBytes
+            if out.capacity - out.count < room {
+                out.reserveCapacity(out.count + room * linesLeft(after: line))
             }
-            // The query has data (checked above), so the answer is always written.
-            _ = RPCWriter.result(
-                rawID: UnsafeRawBufferPointer(rebasing: line[request.id]), resultBytes: answerBytes, to: &out
-            ) { query.writeGetAnswer(to: &$0) }
+            // The reply is written in one pass over the line's free capacity: envelope, answer, brace.
+            out.append(addingCapacity: room) { span in
+                span.withUnsafeMutableBufferPointer { buffer, initialized in
+                    // Safety: `room` bytes are free from `initialized` on, and the reply takes at
+                    // most that (`getAnswerByteCount` is the answer's upper bound).
+                    let start = buffer.baseAddress! + initialized
+                    let id = UnsafeRawBufferPointer(rebasing: line[request.id])
+                    let answer = RPCWriter.writeResultHead(rawID: id, at: start)
+                    let end = RPCWriter.writeResultTail(at: query.writeGetAnswer(at: answer))
+                    assert(end - start <= room, "the reply fits the room set aside for it")
+                    initialized += end - start
+                }
+            }
         }
         return true
     }
