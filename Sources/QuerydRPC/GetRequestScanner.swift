@@ -9,6 +9,12 @@
 // this subset is also `QueryKey`'s identity). Any other
 // line is left to the general decoder, which handles (and answers) it as before.
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where the parts of a recognised `query.get` line are.
 public struct GetRequestLine: Sendable, Equatable {
     /// The id's JSON text: exactly what `RPCID.write` writes for the id.
@@ -17,6 +23,9 @@ public struct GetRequestLine: Sendable, Equatable {
     public let key: Range<Int>
     /// True when the key's text has no whitespace, so it is its canonical JSON as it stands.
     public let keyIsCompact: Bool
+    /// True when the key's text is exactly the known key given to `scan` (and was not scanned
+    /// again).
+    public let isKnownKey: Bool
 
     /// Appends the key's canonical JSON (as `JSONValue.write` writes it) to `out`: its text in
     /// `line` (the scanned line) without the whitespace between tokens.
@@ -41,9 +50,17 @@ public enum GetRequestScanner {
     /// Scans `line`: returns where its id and key are when it is a `query.get` request in the
     /// plain subset, nil otherwise. Nesting deeper than `maxDepth` (counted as `JSONParser`
     /// counts it, over the whole line) also returns nil.
-    public static func scan(_ line: UnsafeRawBufferPointer, maxDepth: Int) -> GetRequestLine? {
+    ///
+    /// `knownKey` is the text of a key this scanner accepted before, under the same `maxDepth`
+    /// and with no whitespace (a client reading one key again and again sends it alike): a compact
+    /// line whose key is exactly those bytes is accepted without scanning the key again, and says
+    /// so in `isKnownKey`.
+    public static func scan(
+        _ line: UnsafeRawBufferPointer, maxDepth: Int, knownKey: UnsafeRawBufferPointer? = nil
+    ) -> GetRequestLine? {
         guard let base = line.baseAddress, !line.isEmpty else { return nil }
-        var cursor = ScanCursor(base: base.assumingMemoryBound(to: UInt8.self), count: line.count, maxDepth: maxDepth)
+        var cursor = ScanCursor(
+            base: base.assumingMemoryBound(to: UInt8.self), count: line.count, maxDepth: maxDepth, knownKey: knownKey)
         return cursor.scanRequest()
     }
 }
@@ -55,6 +72,8 @@ private struct ScanCursor {
     let base: UnsafePointer<UInt8>
     let count: Int
     let maxDepth: Int
+    /// A compact key accepted before (see `GetRequestScanner.scan`).
+    let knownKey: UnsafeRawBufferPointer?
     var index = 0
     /// Whitespace was skipped inside the key.
     var keyWhitespace = false
@@ -145,13 +164,25 @@ private struct ScanCursor {
         let id = idStart..<index
         guard consume(#","method":"query.get","params":{"key":["#) else { return nil }
         let keyStart = index - 1
+        if let known = isKnownKey(at: keyStart) {
+            return GetRequestLine(id: id, key: known, keyIsCompact: true, isKnownKey: true)
+        }
         skipWhitespace()
         guard peek != UInt8(ascii: "]") else { return nil }
         index = keyStart
         guard array(depth: 3) else { return nil }
         let key = keyStart..<index
         guard consume("}}"), index == count else { return nil }
-        return GetRequestLine(id: id, key: key, keyIsCompact: !keyWhitespace)
+        return GetRequestLine(id: id, key: key, keyIsCompact: !keyWhitespace, isKnownKey: false)
+    }
+
+    /// The key's range when the rest of the line from `start` is the known key and `}}`.
+    private func isKnownKey(at start: Int) -> Range<Int>? {
+        guard let known = knownKey, let knownBase = known.baseAddress, count - start == known.count + 2,
+            base[count - 2] == UInt8(ascii: "}"), base[count - 1] == UInt8(ascii: "}"),
+            memcmp(base + start, knownBase, known.count) == 0
+        else { return nil }
+        return start..<(start + known.count)
     }
 
     /// Any layout: members in any order, whitespace between tokens.
@@ -197,7 +228,7 @@ private struct ScanCursor {
         guard consume(UInt8(ascii: "}")), seen == 15 else { return nil }
         skipWhitespace()
         guard index == count, let id, let key else { return nil }
-        return GetRequestLine(id: id, key: key, keyIsCompact: !keyWhitespace)
+        return GetRequestLine(id: id, key: key, keyIsCompact: !keyWhitespace, isKnownKey: false)
     }
 
     /// `:` between a member name and its value, with whitespace either side.
@@ -291,6 +322,7 @@ private struct ScanCursor {
     // MARK: - Scalars
 
     /// A string of bytes 0x20...0x7F other than `"` and `\` (written back unchanged by the JSON writer).
+    @inline(__always)
     private mutating func plainString() -> Bool {
         guard consume(Self.quote) else { return false }
         while index < count {
@@ -307,6 +339,7 @@ private struct ScanCursor {
 
     /// An integer of at most 18 digits without leading zeros, other than `-0` (so it is an Int64
     /// and written back unchanged); a fraction or exponent after it fails.
+    @inline(__always)
     private mutating func integer() -> Bool {
         let negative = consume(UInt8(ascii: "-"))
         let start = index

@@ -97,9 +97,10 @@ public final class Session {
     /// Only `Session.answerCachedGet` touches it, with no call back into the session meanwhile, so its
     /// accesses are not checked for exclusivity (a check costs more than the rest of the lookup).
     @exclusivity(unchecked) var keyScratch: [UInt8] = []
-    /// The key text (as it stood in the line) of the last `query.get` answered on the fast path,
-    /// and its query: a connection often reads one key again and again, and the same text is the
-    /// same key, so while that query is still cached the lookup is skipped. Touched only on the
+    /// The key text (compact, as it stood in the line) of the last `query.get` answered on the
+    /// fast path, and its query: a connection often reads one key again and again, and the same
+    /// text is the same key, so while that query is still cached neither the key's scan nor the
+    /// lookup is done again. Touched only on the
     /// fast path, never across a call back into the session: not checked for exclusivity.
     @exclusivity(unchecked) var lastGetKeyText: [UInt8] = []
     @exclusivity(unchecked) var lastGetQuery: Query?

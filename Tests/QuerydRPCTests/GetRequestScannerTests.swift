@@ -146,6 +146,32 @@ struct GetRequestScannerTests {
         #expect(scanGet(#"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":["a"]}}"#, maxDepth: 2) == nil)
     }
 
+    @Test("a known key is accepted without a scan only when the rest of the line is exactly it and `}}`")
+    func knownKey() {
+        let known = Array(#"["bench","hit"]"#.utf8)
+        func scan(_ text: String) -> GetRequestLine? {
+            Array(text.utf8).withUnsafeBytes { line in
+                known.withUnsafeBytes { GetRequestScanner.scan(line, maxDepth: 512, knownKey: $0) }
+            }
+        }
+        let line = #"{"jsonrpc":"2.0","id":42,"method":"query.get","params":{"key":["bench","hit"]}}"#
+        let found = scan(line)
+        let scanned = Array(line.utf8).withUnsafeBytes { GetRequestScanner.scan($0, maxDepth: 512) }
+        #expect(found?.isKnownKey == true)
+        #expect(scanned?.isKnownKey == false)
+        #expect(found?.id == scanned?.id && found?.key == scanned?.key && found?.keyIsCompact == true)
+        // Another key, the known key as a prefix, or anything after `}}`: scanned as any line.
+        let other = scan(#"{"jsonrpc":"2.0","id":42,"method":"query.get","params":{"key":["bench","miss"]}}"#)
+        #expect(other?.isKnownKey == false)
+        #expect(other != nil)
+        let longer = scan(#"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":["bench","hit"],1]}}"#)
+        #expect(longer == nil)
+        #expect(scan(line + " ")?.isKnownKey == false)
+        #expect(scan(line + "}") == nil)
+        #expect(scan(String(line.dropLast(2)) + "} }")?.isKnownKey == false)
+        #expect(scan(String(line.dropLast())) == nil)
+    }
+
     @Test("random variations of a query.get line never disagree with the decoder")
     func randomLines() {
         var random = SeededGenerator(seed: 20_261_123)

@@ -8,7 +8,6 @@
 // the connection has not seen its end of input (so no close needs checking), the unretained cache
 // is the server's, and a remembered query that still has data is the one its key text looks up.
 
-import Glibc
 import QuerydCore
 import QuerydJSON
 import QuerydRPC
@@ -30,17 +29,15 @@ extension Session {
     func answerCachedGet(_ line: UnsafeRawBufferPointer) -> Bool {
         // At shutdown every request gets the shutdown error, and a line reusing the id of a waiting
         // request is refused, both from the general path.
-        guard !server.isShuttingDown,
-            let request = GetRequestScanner.scan(line, maxDepth: server.configuration.maxDepth)
-        else { return false }
+        guard !server.isShuttingDown, let request = scanGet(line) else { return false }
         if hasDeferredAnswers, reusesPendingID(request.id, in: line) { return false }
         assert(!receivedEOF, "the fast path runs only before the end of input, when no close is due")
         assert(unretainedCache.takeUnretainedValue() === server.cache, "the unretained cache is the server's")
         let query: Query
         let answerBytes: Int
-        // The remembered query answers when it still has data and is still cached (one call
-        // checks both); otherwise the key is looked up.
-        if let last = lastGetQuery(request, line: line), let bytes = last.getAnswerByteCount {
+        // The remembered query answers when the line has its key text and the query still has
+        // data and is still cached (one call checks both); otherwise the key is looked up.
+        if request.isKnownKey, let last = lastGetQuery, let bytes = last.getAnswerByteCount {
             assert(isCurrent(last, of: request, line: line), "the same key text is the same cached query")
             query = last
             answerBytes = bytes
@@ -89,21 +86,18 @@ extension Session {
         return max(1, (readEnd - start) / line.count)
     }
 
-    /// The query of the last fast-path `query.get` when `request`'s key text is the same bytes;
-    /// nil otherwise. It may have left the cache since (`getAnswerByteCount` tells).
-    private func lastGetQuery(_ request: GetRequestLine, line: UnsafeRawBufferPointer) -> Query? {
-        guard let query = lastGetQuery else { return nil }
-        let text = UnsafeRawBufferPointer(rebasing: line[request.key])
-        let same = lastGetKeyText.withUnsafeBytes { last in
-            // Safety: both buffers are valid for their counts, compared only when the counts match.
-            last.count == text.count && (text.isEmpty || memcmp(last.baseAddress!, text.baseAddress!, text.count) == 0)
-        }
-        return same ? query : nil
+    /// Scans `line` as a `query.get` request, telling the scanner the key text of the last one
+    /// answered here (a line with the same key text is not scanned again: `isKnownKey`).
+    private func scanGet(_ line: UnsafeRawBufferPointer) -> GetRequestLine? {
+        let maxDepth = server.configuration.maxDepth
+        guard lastGetQuery != nil else { return GetRequestScanner.scan(line, maxDepth: maxDepth) }
+        return lastGetKeyText.withUnsafeBytes { GetRequestScanner.scan(line, maxDepth: maxDepth, knownKey: $0) }
     }
 
-    /// Remembers `query` as the query of `request`'s key text (short keys only: the text is kept).
+    /// Remembers `query` as the query of `request`'s key text (short compact keys only: the text
+    /// is kept, and given to the scanner as a key it accepted).
     private func rememberGet(_ query: Query, _ request: GetRequestLine, line: UnsafeRawBufferPointer) {
-        guard request.key.count <= Session.rememberedKeyLimit else {
+        guard request.keyIsCompact, request.key.count <= Session.rememberedKeyLimit else {
             lastGetQuery = nil
             return
         }
