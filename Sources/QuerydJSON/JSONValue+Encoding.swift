@@ -129,14 +129,52 @@ public enum JSONWriter {
 
     /// Writes the decimal digits of `value` at `next`, which has room for 20 bytes (the longest,
     /// `Int64.min`, takes 20 with its sign); returns the address after them. For callers that
-    /// assemble several parts before one append.
+    /// assemble several parts before one append. The digits are counted first and written in
+    /// place, two per division, right to left (no buffer in between).
     public static func writeInteger(_ value: Int64, at next: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>
     {
-        withDecimalDigits(of: value) { digits in
-            // Safety: at most 20 bytes, the room the caller promised.
-            next.initialize(from: digits.baseAddress!, count: digits.count)
-            return next + digits.count
+        var at = next
+        if value < 0 {
+            at.initialize(to: UInt8(ascii: "-"))
+            at += 1
         }
+        var magnitude = value.magnitude
+        // Safety: `digitCount` digits (at most 19) go at `at`, within the 20 bytes of room with the
+        // sign; `pairs` reads at most index 199 of the 200-byte literal, whose storage is static.
+        let end = at + digitCount(of: magnitude)
+        let pairs = digitPairs.utf8Start
+        var index = end
+        while magnitude >= 100 {
+            let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+            magnitude /= 100
+            index -= 2
+            index.initialize(to: pairs[pair])
+            (index + 1).initialize(to: pairs[pair &+ 1])
+        }
+        if magnitude >= 10 {
+            let pair = Int(truncatingIfNeeded: magnitude) &* 2
+            (index - 2).initialize(to: pairs[pair])
+            (index - 1).initialize(to: pairs[pair &+ 1])
+        } else {
+            (index - 1).initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+        }
+        return end
+    }
+
+    /// The number of decimal digits of `m` (1 for 0), by comparisons only: `10^(k-1) <= m < 10^k`.
+    @inline(__always)
+    private static func digitCount(of m: UInt64) -> Int {
+        if m < 10_000_000_000 {
+            if m < 100_000 { return m < 100 ? (m < 10 ? 1 : 2) : (m < 1_000 ? 3 : (m < 10_000 ? 4 : 5)) }
+            if m < 10_000_000 { return m < 1_000_000 ? 6 : 7 }
+            return m < 100_000_000 ? 8 : (m < 1_000_000_000 ? 9 : 10)
+        }
+        if m < 1_000_000_000_000_000 {
+            if m < 1_000_000_000_000 { return m < 100_000_000_000 ? 11 : 12 }
+            return m < 10_000_000_000_000 ? 13 : (m < 100_000_000_000_000 ? 14 : 15)
+        }
+        if m < 100_000_000_000_000_000 { return m < 10_000_000_000_000_000 ? 16 : 17 }
+        return m < 1_000_000_000_000_000_000 ? 18 : (m < 10_000_000_000_000_000_000 ? 19 : 20)
     }
 
     /// Calls `body` with the decimal digits of `value` (and its sign), produced right to left, two

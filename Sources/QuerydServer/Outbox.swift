@@ -32,6 +32,9 @@ struct Outbox {
     }
 
     private var entries: [Entry] = []
+    /// Lines appended since the last entry of another kind, not yet an entry: most output is
+    /// replies one after another, written here with no entry made, taken out and put back per line.
+    private var openLine: [UInt8] = []
     /// Pushes queued while a batch is being handled, appended when it is done.
     private var heldPushes: [Entry]?
     /// The place of every pending query push (each `.push` entry is listed here).
@@ -50,31 +53,29 @@ struct Outbox {
     /// would be longer is sent without its data (see `Outbox.dataOmittedPush`).
     var lineLimit = Int.max
 
-    var isEmpty: Bool { entries.isEmpty && (heldPushes?.isEmpty ?? true) }
+    var isEmpty: Bool { entries.isEmpty && openLine.isEmpty && (heldPushes?.isEmpty ?? true) }
 
     /// Appends one line written by `write`, plus its newline.
     mutating func appendLine(_ write: (inout [UInt8]) -> Void) {
-        if case .bytes(var last) = entries.last {
-            entries.removeLast()
-            let before = last.count
-            write(&last)
-            last.append(UInt8(ascii: "\n"))
-            queuedBytes += last.count - before
-            entries.append(.bytes(last))
-        } else {
-            // The buffer of the last line written alone, when there is one: its storage is reused.
-            var bytes: [UInt8] = []
-            swap(&bytes, &spareLine)
-            write(&bytes)
-            bytes.append(UInt8(ascii: "\n"))
-            queuedBytes += bytes.count
-            entries.append(.bytes(bytes))
-        }
+        // The buffer of the last line written alone, when there is one: its storage is reused.
+        if openLine.capacity == 0 { swap(&openLine, &spareLine) }
+        let before = openLine.count
+        write(&openLine)
+        openLine.append(UInt8(ascii: "\n"))
+        queuedBytes += openLine.count - before
+    }
+
+    /// Makes the open lines an entry, so that what comes next is queued after them.
+    private mutating func closeOpenLine() {
+        guard !openLine.isEmpty else { return }
+        entries.append(.bytes(openLine))
+        openLine = []
     }
 
     /// Queues a push of `view` to `subscription`, replacing an unwritten older one in its place.
     mutating func appendPush(_ view: consuming QueryView, to subscription: SubscriptionID) {
         let held = heldPushes != nil
+        if !held { closeOpenLine() }
         let fresh = Place(held: held, index: held ? heldPushes!.count : entries.count)
         // One lookup: records `fresh` when the subscription has no pending push, else reads its place.
         let entry = Entry.push(subscription, view)
@@ -92,6 +93,7 @@ struct Outbox {
     mutating func appendMutationPush(_ state: MutationState, to subscription: SubscriptionID) {
         let key = MutationPushKey(subscription: subscription, mutation: state.id)
         guard latestMutationPush.updateValue(state, forKey: key) == nil else { return }
+        if heldPushes == nil { closeOpenLine() }
         if heldPushes != nil {
             heldPushes!.append(.mutationPush(key))
         } else {
@@ -108,6 +110,7 @@ struct Outbox {
     mutating func releasePushes() {
         guard let held = heldPushes else { return }
         heldPushes = nil
+        closeOpenLine()
         let base = entries.count
         for (offset, entry) in held.enumerated() {
             if case .push(let subscription, _) = entry {
@@ -161,16 +164,16 @@ struct Outbox {
         return take(orEncodeInto: &out) ?? out
     }
 
-    /// Leaves the outbox empty: returns the one queued line as it is, or else encodes everything
-    /// queued, in order, into `out` (emptied first; a buffer reused between flushes keeps its
-    /// capacity) and returns nil.
+    /// Leaves the outbox empty: returns the queued lines as they are when nothing else is queued,
+    /// or else encodes everything queued, in order, into `out` (emptied first; a buffer reused
+    /// between flushes keeps its capacity) and returns nil.
     mutating func take(orEncodeInto out: inout [UInt8]) -> [UInt8]? {
-        if entries.count == 1, case .bytes(let only) = entries[0] {
-            // Capacity kept: the next line needs one entry again.
-            entries.removeAll(keepingCapacity: true)
+        if entries.isEmpty {
             queuedBytes = 0
-            return only
+            defer { openLine = [] }
+            return openLine
         }
+        closeOpenLine()
         if hasModes {
             takeWritingModes(into: &out)
             return nil
