@@ -96,6 +96,19 @@ import Testing
         finish(loop, recorded.link)
     }
 
+    @Test func tcpHostNameIsLookedUpThenConnected() throws {
+        let server = try RedisServerProcess(tcp: true)
+        let loop = try makeLoop()
+        let port = try #require(server.port)
+        let recorded = RecordedLink(loop: loop, endpoint: try RedisEndpoint(parsing: "redis://localhost:\(port)/2"))
+        recorded.startConnected(loop)
+        #expect(recorded.link.lookupsInFlight == 0)
+        #expect(sendAndWait(loop, recorded.link, command("SET", "t", "1")) == .status("OK"))
+        #expect(try server.command(["SELECT", "2"]) == "+OK\r\n")
+        #expect(recorded.states == [.connecting, .connected])
+        finish(loop, recorded.link)
+    }
+
     @Test func commandsThatWouldChangeTheConnectionAreRefused() throws {
         let server = try RedisServerProcess()
         let loop = try makeLoop()

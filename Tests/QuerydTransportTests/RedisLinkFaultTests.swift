@@ -126,6 +126,22 @@ import Testing
         finish(loop, recorded.link)
     }
 
+    @Test func unresolvableHostKeepsRetrying() throws {
+        let loop = try makeLoop()
+        let recorded = RecordedLink(
+            loop: loop, endpoint: try RedisEndpoint(parsing: "redis://nonexistent.invalid:6379"),
+            timeoutMilliseconds: 300)
+        recorded.link.start()
+        wait(loop) { recorded.states.count >= 6 }
+        #expect(
+            Array(recorded.states.prefix(6)) == Array(repeating: [.connecting, .disconnected], count: 3).flatMap { $0 })
+        let failure = try #require(recorded.link.lastFailure)
+        #expect(
+            failure.hasPrefix("cannot resolve nonexistent.invalid: ")
+                || failure == "no handshake reply from Redis within 300 ms", "\(failure)")
+        finish(loop, recorded.link)
+    }
+
     @Test func stoppedLinkIsReleasedWithItsConnections() throws {
         let server = try RedisServerProcess()
         let loop = try makeLoop()

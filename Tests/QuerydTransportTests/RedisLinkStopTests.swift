@@ -33,7 +33,7 @@ import Testing
         let loop = try makeLoop()
         let recorded = try RecordedLink(loop: loop, server: server)
         recorded.link.subscribe([Array("c".utf8)])
-        recorded.onState = { if $0 == state { recorded.link.stop() } }
+        recorded.onState = { [unowned recorded] reported in if reported == state { recorded.link.stop() } }
         recorded.link.start()
         run(loop, milliseconds: 100)
         #expect(
@@ -51,7 +51,7 @@ import Testing
         let recorded = try RecordedLink(loop: loop, server: server)
         recorded.link.subscribe([Array("c".utf8)])
         recorded.startConnected(loop)
-        recorded.onState = { if $0 == .disconnected { recorded.link.stop() } }
+        recorded.onState = { [unowned recorded] reported in if reported == .disconnected { recorded.link.stop() } }
         var replies: [RedisReply] = []
         server.pause()
         recorded.link.send(command("PING")) {
@@ -75,7 +75,7 @@ import Testing
         let recorded = try RecordedLink(loop: loop, server: server)
         recorded.link.subscribe([Array("c".utf8)])
         recorded.startConnected(loop)
-        recorded.onMessage = { recorded.link.stop() }
+        recorded.onMessage = { [unowned recorded] in recorded.link.stop() }
         var replies: [RedisReply] = []
         for _ in 0..<3 {
             recorded.link.send(command("PUBLISH", "c", "m")) { replies.append($0) }
