@@ -9,10 +9,7 @@ import Testing
 @Suite(.serialized) struct RedisLinkFaultTests {
     @Test func killedRedisFailsOutstandingOnceThenRestartReconnectsAndResubscribes() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.link.subscribe([Array("ch".utf8)])
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server, channels: ["ch"])
         weak var oldCommand: RedisConnection?
         weak var oldSubscriber: RedisConnection?
         oldCommand = recorded.link.commandConnection
@@ -54,9 +51,7 @@ import Testing
 
     @Test func stalledRedisTimesOutTheCommandWithoutStallingTheLoop() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server, timeoutMilliseconds: 300)
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server, timeoutMilliseconds: 300)
         // A reply in time leaves the link alone, also once its deadline has passed.
         #expect(sendAndWait(loop, recorded.link, command("SET", "k", "v")) == .status("OK"))
         run(loop, milliseconds: 400)
@@ -171,10 +166,7 @@ import Testing
 
     @Test func connectionsKilledByRedisAreReplaced() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.link.subscribe([Array("ch".utf8)])
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server, channels: ["ch"])
         #expect(try server.command(["CLIENT", "KILL", "TYPE", "pubsub"]) == ":1\r\n")
         wait(loop) { recorded.states.count == 5 }
         #expect(recorded.states == [.connecting, .connected, .disconnected, .connecting, .connected])

@@ -8,10 +8,7 @@ import Testing
 @Suite(.serialized) struct RedisLinkPubSubTests {
     @Test func deliversMessagesOfSubscribedChannelsOnly() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.link.subscribe([Array("news".utf8), Array("bin".utf8)])
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server, channels: ["news", "bin"])
         // Connected means the subscriptions are confirmed: Redis counts the subscriber already.
         #expect(try subscriberCount(server, "news") == "*2\r\n$4\r\nnews\r\n:1\r\n")
         let payload: [UInt8] = [0, 13, 10, 0xFF, 0]
@@ -27,9 +24,7 @@ import Testing
 
     @Test func subscribingWhileConnectedTakesEffect() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server)
         recorded.link.subscribe([Array("late".utf8)])
         recorded.link.subscribe([Array("late".utf8)])  // already kept: nothing more is sent
         wait(loop) { (try? subscriberCount(server, "late")) == "*2\r\n$4\r\nlate\r\n:1\r\n" }
@@ -43,10 +38,7 @@ import Testing
 
     @Test func unsubscribeStopsDeliveryAtOnce() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.link.subscribe([Array("a".utf8), Array("b".utf8)])
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server, channels: ["a", "b"])
         // Published before UNSUBSCRIBE reaches Redis: the message may be on its way, and still is not delivered.
         recorded.link.send(command("PUBLISH", "a", "1")) { _ in }
         recorded.link.unsubscribe([Array("a".utf8), Array("never-subscribed".utf8)])

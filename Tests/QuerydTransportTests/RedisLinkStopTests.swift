@@ -10,9 +10,7 @@ import Testing
 
     @Test func stopInsideAReplyCallback() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server)
         var replies: [RedisReply] = []
         recorded.link.send(command("PING")) {
             replies.append($0)
@@ -47,10 +45,7 @@ import Testing
 
     @Test func stopWhenDisconnectedIsReportedAfterAKill() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.link.subscribe([Array("c".utf8)])
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server, channels: ["c"])
         recorded.onState = { [unowned recorded] reported in if reported == .disconnected { recorded.link.stop() } }
         var replies: [RedisReply] = []
         server.pause()
@@ -71,10 +66,7 @@ import Testing
 
     @Test func stopInsideAMessageCallback() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.link.subscribe([Array("c".utf8)])
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server, channels: ["c"])
         recorded.onMessage = { [unowned recorded] in recorded.link.stop() }
         var replies: [RedisReply] = []
         for _ in 0..<3 {
@@ -91,9 +83,7 @@ import Testing
 
     @Test func closingTheLoopStopsARunningLinkAndAnswersItsCommands() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server)
         server.pause()
         var replies: [RedisReply] = []
         recorded.link.send(command("PING")) { replies.append($0) }

@@ -52,6 +52,18 @@ final class RecordedLink {
     }
 }
 
+/// A new loop and a link on `server`'s socket, subscribed to `channels`, started and connected.
+func connectedLink(
+    to server: RedisServerProcess, channels: [String] = [], timeoutMilliseconds: Int = 2_000,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> (EventLoop, RecordedLink) {
+    let loop = try makeLoop()
+    let recorded = try RecordedLink(loop: loop, server: server, timeoutMilliseconds: timeoutMilliseconds)
+    if !channels.isEmpty { recorded.link.subscribe(channels.map { Array($0.utf8) }) }
+    recorded.startConnected(loop, sourceLocation: sourceLocation)
+    return (loop, recorded)
+}
+
 /// A command written as strings.
 func command(_ words: String...) -> [[UInt8]] {
     words.map { Array($0.utf8) }
