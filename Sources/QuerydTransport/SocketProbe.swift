@@ -1,4 +1,9 @@
 // What is found at the daemon's socket path before binding (the path itself is resolved by QuerydRPC's SocketPath).
+//
+// CLibUV is imported for the socket constants: in a whole-module build, the C modules of this target
+// that include <sys/socket.h> (CLibUV, CHiredis) own its declarations, and a file importing Glibc
+// alone does not see `SOCK_STREAM` there (seen once CHiredis joined the target).
+import CLibUV
 import Glibc
 
 /// What is at a socket path before the daemon binds it.

@@ -101,6 +101,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        AllocatorSettings.applyForServing()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         let log = try logFile.map { try LogFile(path: $0) } ?? LogFile()
         LoggingSystem.bootstrap { label in LogFileHandler(label: label, file: log, logLevel: level) }
