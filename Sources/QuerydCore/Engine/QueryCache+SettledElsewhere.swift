@@ -1,0 +1,21 @@
+// An attempt settled by data fetched elsewhere (another queryd node, through a shared store): the
+// input a cluster layer gives instead of sending the attempt to a local fetcher.
+
+public import QuerydJSON
+
+extension QueryCache {
+    /// The options of the fetch run whose current attempt is `attempt` (nil when the attempt is
+    /// late, unknown or fetches a page of an infinite query: those are not settled elsewhere).
+    public func fetchOptions(forAttempt attempt: AttemptID) -> ResolvedOptions? {
+        guard let (_, run) = currentRun(for: attempt), run.pageFetch == nil else { return nil }
+        return run.options
+    }
+
+    /// The attempt is answered with `data` fetched elsewhere at `updatedAt`: the query settles as
+    /// for a fetcher's answer, but keeps that `dataUpdatedAt` (so staleness counts from the
+    /// original fetch). Late or unknown attempts are ignored.
+    public func attemptSettled(_ attempt: AttemptID, data: JSONValue, updatedAt: Int64) {
+        guard fetchOptions(forAttempt: attempt) != nil else { return }
+        succeed(attempt, answer: ["data": data], at: updatedAt)
+    }
+}
