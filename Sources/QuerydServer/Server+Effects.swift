@@ -21,8 +21,9 @@ extension Server {
     private func apply(_ effect: EngineEffect) {
         switch effect {
         case .sendFetch(let request):
-            session(for: request.connection)?.send(request)
+            if let cluster { cluster.fetch(request) } else { session(for: request.connection)?.send(request) }
         case .cancelFetch(let attempt, let connection):
+            cluster?.fetchWithdrawn(attempt)
             session(for: connection)?.cancel(.fetch(attempt))
         case .push(let view, let subscription, let connection):
             push(view, to: subscription, connection: connection)
@@ -71,6 +72,11 @@ extension Server {
             let error = RPCError(failure: failure)
             for token in tokens { waitingCallers.take(token)?.fail(error) }
         }
+    }
+
+    /// Sends a fetch request to the fetcher's own connection (the cluster layer's way out).
+    func sendFetchLocally(_ request: FetchRequest) {
+        session(for: request.connection)?.send(request)
     }
 
     /// Registers `reply` as waiting for an engine answer; returns the token to hand to the engine.

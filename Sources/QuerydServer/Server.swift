@@ -18,6 +18,9 @@ public final class Server {
     public var dataObserver: (any QueryCacheObserver)? {
         didSet { cache.reportsDataChanges = dataObserver != nil }
     }
+    /// This node's cluster layer (`--cluster`): fetch requests go through it, writes are published
+    /// by it. Nil on a single host.
+    public var cluster: ClusterCoordinator?
     /// The requests waiting for an engine answer.
     var waitingCallers = WaitingCallers()
     /// Every `cache.watch`.

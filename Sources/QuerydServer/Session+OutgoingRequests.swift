@@ -72,8 +72,12 @@ extension Session {
     /// Gives the answer to a request (already forgotten by `outgoing`) to its attempt's engine.
     func deliver(_ outcome: Result<JSONValue, RPCError>, to attempt: OutgoingAttempt) {
         switch (attempt, outcome) {
-        case (.fetch(let attempt), .success(let answer)): server.cache.attemptSucceeded(attempt, answer: answer)
-        case (.fetch(let attempt), .failure(let error)): server.cache.attemptFailed(attempt, error: error.jsonValue)
+        case (.fetch(let attempt), .success(let answer)):
+            server.cache.attemptSucceeded(attempt, answer: answer)
+            server.cluster?.fetchAnswered(attempt, outcome)
+        case (.fetch(let attempt), .failure(let error)):
+            server.cache.attemptFailed(attempt, error: error.jsonValue)
+            server.cluster?.fetchAnswered(attempt, outcome)
         case (.mutate(let attempt), .success(let answer)): server.mutations.attemptSucceeded(attempt, answer: answer)
         case (.mutate(let attempt), .failure(let error)):
             server.mutations.attemptFailed(attempt, error: error.jsonValue)

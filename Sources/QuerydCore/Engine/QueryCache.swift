@@ -81,7 +81,8 @@ public final class QueryCache {
         self.jitter = JitterSource(seed: clock is ManualClock ? 0 : UInt64.random(in: 0...UInt64.max))
     }
 
-    var now: Int64 { scheduler.clock.now }
+    /// The cache clock's time now (ms since the Unix epoch).
+    public var now: Int64 { scheduler.clock.now }
 
     func makeSubscriptionID() -> SubscriptionID {
         lastSubscriptionID += 1

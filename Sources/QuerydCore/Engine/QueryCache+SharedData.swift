@@ -1,5 +1,6 @@
-// An attempt settled by data fetched elsewhere (another queryd node, through a shared store): the
-// input a cluster layer gives instead of sending the attempt to a local fetcher.
+// What a cluster layer sharing data between nodes needs of the engine: an attempt settled by data
+// fetched elsewhere (another queryd node, through a shared store), the input it gives instead of
+// sending the attempt to a local fetcher, and the reads that decide it.
 
 public import QuerydJSON
 
@@ -17,5 +18,10 @@ extension QueryCache {
     public func attemptSettled(_ attempt: AttemptID, data: JSONValue, updatedAt: Int64) {
         guard fetchOptions(forAttempt: attempt) != nil else { return }
         succeed(attempt, answer: ["data": data], at: updatedAt)
+    }
+
+    /// How long the query with `key` is kept unused (ms; nil: never collected, or no such query).
+    public func gcTime(of key: QueryKey) -> Int64? {
+        queries[key]?.gcTime
     }
 }

@@ -1,0 +1,372 @@
+// The cluster layer of one node: a consumer of the engine's fetch effects and a source of its
+// inputs. It joins the namespace (layout check), reads shared data before a fetch, takes the fetch
+// lease or waits for its holder's outcome, publishes writes and outcomes, applies other nodes'
+// writes with the same engine methods, and re-invalidates the cache after every gap in the link.
+// Everything runs on the loop thread; commands to Redis are asynchronous (`ClusterBus`).
+
+public import Logging
+import QuerydCore
+import QuerydJSON
+import QuerydRPC
+
+/// One node's membership of a cluster (`queryd serve --cluster`).
+public final class ClusterCoordinator {
+    /// This node's id (`--node-id`), the origin of every message it publishes.
+    public let nodeId: String
+    let layout: ClusterLayout
+    private let bus: any ClusterBus
+    private unowned let server: Server
+    private let logger: Logger
+    /// A lease's expiry (ms); the holder extends it every third of it while its fetch runs.
+    private let leaseMs: Int
+    /// Whether the layout was checked on the link's current connection: only then is Redis used.
+    private(set) var joined = false
+    private var leases = ClusterLeases()
+    /// Write messages made while the link was down, published once it is back (oldest first).
+    private var unsent: [[UInt8]] = []
+    /// The other nodes heard from, with the tick they were last heard at.
+    private var nodesHeard: [String: Int] = [:]
+    private var ticks = 0
+    private var messagesIn = 0
+    private var messagesOut = 0
+    /// Called once when Redis holds another layout version: the node must not serve this cluster.
+    public var onRefused: ((String) -> Void)?
+
+    /// Ticks are this long; heartbeats, lease renewals and lease retries count them.
+    static let tickMs = 100
+    /// At most this many writes wait for the link; older ones are dropped (and logged).
+    static let maxUnsent = 10_000
+
+    public init(server: Server, bus: any ClusterBus, namespace: String, nodeId: String, leaseMs: Int, logger: Logger) {
+        self.server = server
+        self.bus = bus
+        self.layout = ClusterLayout(namespace: namespace)
+        self.nodeId = nodeId
+        self.leaseMs = leaseMs
+        self.logger = logger
+    }
+
+    private var cache: QueryCache { server.cache }
+
+    /// Starts the link; until it is up and joined the node serves alone.
+    public func start() {
+        bus.onLinkStateChange = { [unowned self] state in linkChanged(state) }
+        bus.onMessage = { [unowned self] _, payload in received(payload) }
+        bus.subscribe([layout.channel])
+        bus.every(milliseconds: Self.tickMs) { [unowned self] in tick() }
+        bus.start()
+        logger.info("cluster: node \(nodeId), namespace \(layout.namespace); connecting to Redis")
+    }
+
+    /// Leaves the cluster (at shutdown): the link closes.
+    public func stop() {
+        joined = false
+        bus.stop()
+    }
+
+    // MARK: - The link
+
+    private func linkChanged(_ state: ClusterLinkState) {
+        guard state == .connected else {
+            guard joined else { return }
+            joined = false
+            logger.warning("cluster: lost Redis (\(state.rawValue)); serving alone until it is back")
+            for request in leases.takeAllWaiting() where isCurrent(request) { server.sendFetchLocally(request) }
+            server.applyEffects()
+            return
+        }
+        // SET NX GET: writes the version when the namespace is new, and returns the one there.
+        let version = Array(String(ClusterLayout.version).utf8)
+        bus.send([bytes("SET"), layout.layoutKey, version, bytes("NX"), bytes("GET")]) { [unowned self] reply in
+            switch reply {
+            case .null, .bulk(version): join()
+            case .bulk(let other):
+                let found = String(decoding: other, as: UTF8.self)
+                onRefused?(
+                    """
+                    cluster: Redis holds layout version \(found) for namespace \(layout.namespace) and this node \
+                    speaks version \(ClusterLayout.version); refusing to join (run one version per namespace)
+                    """)
+            default:
+                logger.warning("cluster: cannot read the layout version: \(reply); will retry on the next connection")
+            }
+        }
+    }
+
+    /// The layout matches: use Redis from now on. The node may have missed writes while it was
+    /// not joined, so every local query is invalidated (the active ones refetch, through the lease).
+    private func join() {
+        joined = true
+        logger.info("cluster: joined namespace \(layout.namespace) as node \(nodeId)")
+        let pending = unsent
+        unsent = []
+        for payload in pending { publish(payload: payload, queuedWhileDown: true) }
+        publish(.hello)
+        _ = cache.invalidate(QueryFilter(), refetchType: .active)
+        server.applyEffects()
+    }
+
+    // MARK: - Fetches (`sendFetch` / `cancelFetch` effects, answers)
+
+    /// The engine wants `request` sent to a fetcher: in the cluster, shared data or another node's
+    /// fetch may answer it instead. Pages of infinite queries go straight to the fetcher.
+    func fetch(_ request: FetchRequest) {
+        guard joined, cache.fetchOptions(forAttempt: request.attempt) != nil else {
+            server.sendFetchLocally(request)
+            return
+        }
+        readShared(request)
+    }
+
+    /// Whether the engine still waits for this attempt.
+    private func isCurrent(_ request: FetchRequest) -> Bool {
+        cache.fetchOptions(forAttempt: request.attempt) != nil
+    }
+
+    /// GET the shared data: fresh by the fetch's staleTime, it settles the attempt as it is;
+    /// otherwise the lease decides who fetches.
+    private func readShared(_ request: FetchRequest) {
+        bus.send([bytes("GET"), layout.dataKey(request.key)]) { [unowned self] reply in
+            guard let options = cache.fetchOptions(forAttempt: request.attempt) else { return }
+            if case .error = reply {
+                server.sendFetchLocally(request)
+                return
+            }
+            if let entry = ClusterEntry(reply: reply, for: request.key),
+                entry.isFresh(at: cache.now, staleTime: options.staleTime)
+            {
+                cache.attemptSettled(request.attempt, data: entry.data, updatedAt: entry.dataUpdatedAt)
+                server.applyEffects()
+                return
+            }
+            takeLease(request, gcTime: options.gcTime)
+        }
+    }
+
+    /// SET NX PX the key's lease: won, the attempt goes to the local fetcher; held elsewhere, it
+    /// waits for the holder's outcome (and tries again every few ticks).
+    private func takeLease(_ request: FetchRequest, gcTime: Int64?) {
+        let token = bytes("\(nodeId)/\(request.attempt)")
+        let command = [
+            bytes("SET"), layout.leaseKey(request.key), token, bytes("NX"), bytes("PX"), bytes(String(leaseMs)),
+        ]
+        bus.send(command) { [unowned self] reply in
+            let current = isCurrent(request)
+            switch reply {
+            case .status:
+                guard current else {
+                    releaseLease(of: request.key, token: token)
+                    return
+                }
+                leases.hold(request.attempt, .init(key: request.key, token: token, gcTime: gcTime))
+                server.sendFetchLocally(request)
+            case .null:
+                if current { leases.wait(request, triedAt: ticks) }
+            default:
+                if current { server.sendFetchLocally(request) }
+            }
+        }
+    }
+
+    /// A local fetcher answered `attempt` (already given to the engine): if this node held its
+    /// lease, the outcome is stored and published, and the lease released.
+    func fetchAnswered(_ attempt: AttemptID, _ outcome: Result<JSONValue, RPCError>) {
+        guard let lease = leases.release(attempt) else { return }
+        switch outcome {
+        case .success:
+            let state = cache.query(lease.key)?.state
+            if let state, state.status == .success, state.fetchStatus == .idle, let data = state.data {
+                let entry = ClusterEntry(key: lease.key, data: data, dataUpdatedAt: state.dataUpdatedAt)
+                bus.send(entry.setCommand(layout, gcTime: lease.gcTime)) { _ in }
+                publish(.settled(key: lease.key, data: data, dataUpdatedAt: state.dataUpdatedAt))
+            } else {
+                publish(.released(key: lease.key))
+            }
+        case .failure(let error):
+            publish(.failed(key: lease.key, error: error.jsonValue))
+        }
+        releaseLease(of: lease.key, token: lease.token)
+    }
+
+    /// The engine withdrew `attempt` (cancelled, timed out, replaced): a waiting attempt stops
+    /// waiting; a held lease is released, and the waiters elsewhere try it at once.
+    func fetchWithdrawn(_ attempt: AttemptID) {
+        if leases.withdraw(attempt) { return }
+        guard let lease = leases.release(attempt) else { return }
+        publish(.released(key: lease.key))
+        releaseLease(of: lease.key, token: lease.token)
+    }
+
+    /// Deletes the lease if it still holds `token` (it may have expired and been taken since).
+    private func releaseLease(of key: QueryKey, token: [UInt8]) {
+        let script = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+        bus.send([bytes("EVAL"), bytes(script), bytes("1"), layout.leaseKey(key), token]) { _ in }
+    }
+
+    /// Extends the held leases' expiry while their fetches run.
+    private func renewLeases() {
+        let script =
+            "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0"
+        for lease in leases.held.values {
+            bus.send([
+                bytes("EVAL"), bytes(script), bytes("1"), layout.leaseKey(lease.key), lease.token,
+                bytes(String(leaseMs)),
+            ]) { _ in }
+        }
+    }
+
+    private func tick() {
+        ticks += 1
+        guard joined else { return }
+        let ticksPerSecond = 1000 / Self.tickMs
+        if ticks % ticksPerSecond == 0 {
+            publish(.hello)
+            nodesHeard = nodesHeard.filter { ticks - $0.value <= 3 * ticksPerSecond }
+        }
+        let leaseTicks = max(1, leaseMs / Self.tickMs)
+        if ticks % max(1, leaseTicks / 3) == 0 { renewLeases() }
+        // A holder's outcome may be lost (at-most-once Pub/Sub) or the holder dead: try again.
+        for request in leases.takeDue(at: ticks, after: max(1, leaseTicks / 5)) where isCurrent(request) {
+            readShared(request)
+        }
+    }
+
+    // MARK: - Messages
+
+    private func publish(_ body: ClusterMessage.Body) {
+        publish(payload: ClusterMessage(origin: nodeId, body: body).encoded, queuedWhileDown: false)
+    }
+
+    /// PUBLISHes a payload; a write (`queuedWhileDown`) made while the link is down waits for it.
+    private func publish(payload: [UInt8], queuedWhileDown: Bool) {
+        guard joined else {
+            if queuedWhileDown { queue(payload) }
+            return
+        }
+        messagesOut += 1
+        bus.send([bytes("PUBLISH"), layout.channel, payload]) { [unowned self] reply in
+            if case .error = reply, queuedWhileDown { queue(payload) }
+        }
+    }
+
+    private func queue(_ payload: [UInt8]) {
+        if unsent.count >= Self.maxUnsent {
+            unsent.removeFirst()
+            logger.error("cluster: more than \(Self.maxUnsent) writes waiting for Redis; dropped the oldest")
+        }
+        unsent.append(payload)
+    }
+
+    private func received(_ payload: [UInt8]) {
+        let message: ClusterMessage
+        do {
+            message = try ClusterMessage(decoding: payload)
+        } catch {
+            logger.warning("cluster: ignored a message on \(layout.namespace): \(error)")
+            return
+        }
+        guard message.origin != nodeId else { return }
+        messagesIn += 1
+        nodesHeard[message.origin] = ticks
+        switch message.body {
+        case .write(let method, let params):
+            applyRemoteWrite(method, params, from: message.origin)
+        case .settled(let key, let data, let updatedAt):
+            for request in leases.takeWaiting(for: key) {
+                cache.attemptSettled(request.attempt, data: data, updatedAt: updatedAt)
+            }
+        case .failed(let key, let error):
+            for request in leases.takeWaiting(for: key) { cache.attemptFailed(request.attempt, error: error) }
+        case .released(let key):
+            for request in leases.takeWaiting(for: key) where isCurrent(request) { readShared(request) }
+        case .hello:
+            break
+        }
+        server.applyEffects()
+    }
+
+    // MARK: - Writes
+
+    /// Applies a `queries.*` write here and publishes it; the shared copies of the data it makes
+    /// unusable are deleted first (before any refetch it causes reads them).
+    func applyEverywhere(_ write: FilterWrite, method: String, params: JSONValue) -> Int {
+        if write.dropsData { dropShared(matching: write.filter) }
+        let count = write.apply(to: cache)
+        publish(
+            payload: ClusterMessage(origin: nodeId, body: .write(method: method, params: params)).encoded,
+            queuedWhileDown: true)
+        return count
+    }
+
+    /// Publishes a `query.set` made here, as the data and `dataUpdatedAt` it left (so every node
+    /// writes the same, whatever its own data), and stores it as the shared copy.
+    func wroteData(to key: QueryKey) {
+        guard let state = cache.query(key)?.state, let data = state.data else { return }
+        let params: JSONValue = [
+            "key": key.jsonValue, "data": data, "updatedAt": .number(JSONNumber(state.dataUpdatedAt)),
+        ]
+        wroteData(method: "query.set", params: params, keys: [key])
+    }
+
+    /// Publishes a data write made here (`query.set`, `queries.setData`) and stores the keys' new
+    /// data as their shared copies. `params` carry the resolved `updatedAt`.
+    func wroteData(method: String, params: JSONValue, keys: [QueryKey]) {
+        if joined {
+            for key in keys {
+                guard let state = cache.query(key)?.state, let data = state.data else { continue }
+                let entry = ClusterEntry(key: key, data: data, dataUpdatedAt: state.dataUpdatedAt)
+                bus.send(entry.setCommand(layout, gcTime: cache.gcTime(of: key))) { _ in }
+            }
+        }
+        publish(
+            payload: ClusterMessage(origin: nodeId, body: .write(method: method, params: params)).encoded,
+            queuedWhileDown: true)
+    }
+
+    private func dropShared(matching filter: QueryFilter) {
+        guard joined else { return }
+        for result in cache.list(filter) { bus.send([bytes("DEL"), layout.dataKey(result.key)]) { _ in } }
+    }
+
+    /// Applies another node's write with the same engine methods (and publishes nothing).
+    private func applyRemoteWrite(_ method: String, _ params: JSONValue, from origin: String) {
+        do {
+            let parsed = try Params(params)
+            if let write = try FilterWrite(method: method, params: parsed) {
+                if write.dropsData { dropShared(matching: write.filter) }
+                _ = write.apply(to: cache)
+            } else if method == "queries.setData" {
+                _ = try? cache.setData(
+                    try parsed.filter(), try parsed.write(),
+                    updatedAt: try parsed.optionalInt("updatedAt").map(Int64.init))
+            } else if method == "query.set", let data = parsed["data"],
+                let updatedAt = try parsed.optionalInt("updatedAt").map(Int64.init)
+            {
+                let key = try parsed.key()
+                // Last writer wins by dataUpdatedAt: an older write than the data here is not applied.
+                if let local = cache.query(key)?.state, local.dataUpdatedAt > updatedAt { return }
+                _ = try? cache.set(key: key, .data(data), updatedAt: updatedAt)
+            } else {
+                logger.warning("cluster: ignored a write of unknown method \(method) from \(origin)")
+            }
+        } catch {
+            logger.warning("cluster: ignored a write \(method) from \(origin): \(error.message)")
+        }
+    }
+
+    // MARK: - Statistics
+
+    /// `server.stats`'s `cluster` object.
+    var statistics: JSONValue {
+        [
+            "state": .string(bus.linkState.rawValue), "nodeId": .string(nodeId),
+            "nodesSeen": .number(JSONNumber(nodesHeard.count + 1)),
+            "leasesHeld": .number(JSONNumber(leases.held.count)),
+            "messagesIn": .number(JSONNumber(messagesIn)), "messagesOut": .number(JSONNumber(messagesOut)),
+            "reconnects": .number(JSONNumber(bus.reconnects)),
+        ]
+    }
+}
+
+/// A command argument's bytes.
+private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
