@@ -27,6 +27,9 @@ let package = Package(
         // System libraries.
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // hiredis (Debian's libhiredis-dev) is found without pkg-config: its .pc adds -D_FILE_OFFSET_BITS=64, a flag
+        // SwiftPM refuses with a warning on every build; the shim includes <hiredis/…> from /usr/include instead.
+        .systemLibrary(name: "CHiredis"),
 
         // The daemon, from the pure layers up.
         .target(name: "QuerydJSON", swiftSettings: strict),
@@ -35,7 +38,7 @@ let package = Package(
         .target(
             name: "QuerydServer", dependencies: ["QuerydCore", "QuerydRPC", "QuerydJSON", logging],
             swiftSettings: strict, plugins: ["EmbedOpenRPC"]),
-        .target(name: "QuerydTransport", dependencies: ["CLibUV"], swiftSettings: strict),
+        .target(name: "QuerydTransport", dependencies: ["CLibUV", "CHiredis"], swiftSettings: strict),
         .target(
             name: "QuerydPersistence", dependencies: ["CSQLite", "QuerydCore", "QuerydJSON"], swiftSettings: strict),
         .executableTarget(
