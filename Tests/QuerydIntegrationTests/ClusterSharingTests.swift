@@ -1,0 +1,136 @@
+// Three real `queryd serve --cluster` nodes on one real redis-server: writes reach every node's
+// subscribers, a herd over the fleet calls one fetcher, shared data keeps its dataUpdatedAt, and a
+// cache hit never touches Redis.
+
+import Glibc
+import QuerydJSON
+import QuerydTestSupport
+import Testing
+
+@Suite("Cluster: shared cache", .serialized)
+struct ClusterSharingTests {
+    @Test("an invalidation and a write on node C reach a subscriber on node B, in order")
+    func invalidationReachesAnotherNode() throws {
+        let cluster = try TestCluster()
+        let clients = try cluster.connectAll()
+        let (b, c) = (clients[1], clients[2])
+        _ = try c.result("query.set", ["key": ["todos"], "data": [1]])
+        let first = try TestCluster.waitForState(b, ["todos"], "written by C") { $0.member("data") == [1] }
+        let updatedAt = first.member("dataUpdatedAt") ?? nil
+        let subscribed = try b.result("query.subscribe", ["key": ["todos"], "options": ["staleTime": "Infinity"]])
+        let subscription = subscribed.member("subscription") ?? nil
+        #expect(subscribed.member("state")?.member("data") == [1])
+
+        #expect(
+            try c.result("queries.invalidate", ["filter": ["key": ["todos"]], "refetchType": "none"]) == ["matched": 1])
+        _ = try c.result("query.set", ["key": ["todos"], "data": [1, 2]])
+        var pushes: [JSONValue] = []
+        for _ in 0..<2 {
+            let push = try b.nextNotification(method: "query.changed")
+            #expect(push.member("params")?.member("subscription") == subscription)
+            let state = push.member("params")?.member("state") ?? nil
+            pushes.append(["data": state.member("data") ?? nil, "isInvalidated": state.member("isInvalidated") ?? nil])
+        }
+        #expect(pushes == [["data": [1], "isInvalidated": true], ["data": [1, 2], "isInvalidated": false]])
+        #expect(updatedAt != nil)
+        try b.expectSilence(for: 0.3)
+        // A's copy matches too (it was not involved in either write).
+        let onA = try TestCluster.waitForState(clients[0], ["todos"], "[1,2]") { $0.member("data") == [1, 2] }
+        #expect(onA.member("isInvalidated") == false)
+    }
+
+    @Test("1,000 callers over 3 nodes on one cold key: exactly one fetcher call in the fleet")
+    func fleetHerdCallsOneFetcher() throws {
+        let cluster = try TestCluster()
+        let clients = try cluster.connectAll()
+        var fetchers: [LineClient] = []
+        for node in cluster.nodes {
+            let fetcher = try node.connect()
+            _ = try fetcher.registerFetcher(["herd"])
+            fetchers.append(fetcher)
+        }
+        // 334 + 333 + 333 callers, pipelined on each node.
+        var ids: [[JSONValue]] = [[], [], []]
+        for caller in 0..<1_000 {
+            let node = caller % 3
+            ids[node].append(try clients[node].sendRequest("query.fetch", ["key": ["herd"]]))
+        }
+        // One fetcher gets the request; the others nothing.
+        var holder: Int?
+        var request: JSONValue = nil
+        let deadline = Clock.now + 5
+        while holder == nil, Clock.now < deadline {
+            for (index, fetcher) in fetchers.enumerated() {
+                if let found = try? fetcher.nextRequest(method: "fetch", timeout: 0.05) {
+                    holder = index
+                    request = found
+                }
+            }
+        }
+        let winner = try #require(holder, "no fetcher was called")
+        usleep(300_000)
+        try fetchers[winner].respond(id: request.member("id") ?? nil, result: ["data": "herd-data"])
+        var answered = 0
+        for node in 0..<3 {
+            for id in ids[node] {
+                let reply = try clients[node].awaitResponse(id: id)
+                #expect(reply.member("result")?.member("data") == "herd-data", "\(reply)")
+                answered += 1
+            }
+        }
+        #expect(answered == 1_000)
+        for fetcher in fetchers { try fetcher.expectSilence(for: 0.2) }
+    }
+
+    @Test("shared data fresh for the caller: another node answers with it, its dataUpdatedAt kept, no fetcher called")
+    func sharedDataKeepsDataUpdatedAt() throws {
+        let cluster = try TestCluster(nodes: 2)
+        let clients = try cluster.connectAll()
+        let fetcherA = try cluster.nodes[0].connect()
+        let fetcherB = try cluster.nodes[1].connect()
+        let idA = try fetcherA.registerFetcher(["shared"])
+        _ = try fetcherB.registerFetcher(["shared"])
+        let call = try clients[0].sendRequest("query.fetch", ["key": ["shared", 1]])
+        let request = try fetcherA.expectFetch(fetcher: idA, key: ["shared", 1])
+        try fetcherA.respond(id: request, result: ["data": ["v": 1]])
+        let onA = try clients[0].awaitResponse(id: call).member("result") ?? nil
+        let updatedAt = try #require(onA.member("dataUpdatedAt")?.asInt)
+        usleep(200_000)
+        let onB = try clients[1].result("query.fetch", ["key": ["shared", 1], "options": ["staleTime": 60_000]])
+        #expect(onB.member("data") == ["v": 1])
+        #expect(onB.member("dataUpdatedAt")?.asInt == updatedAt)
+        try fetcherB.expectSilence(for: 0.2)
+        // Stale for a caller with staleTime 0: B takes the lease and calls its own fetcher.
+        let refetch = try clients[1].sendRequest("query.fetch", ["key": ["shared", 1], "options": ["staleTime": 0]])
+        let second = try fetcherB.nextRequest(method: "fetch")
+        #expect(second.member("params")?.member("key") == ["shared", 1])
+        try fetcherB.respond(id: second.member("id") ?? nil, result: ["data": ["v": 2]])
+        let fetched = try clients[1].awaitResponse(id: refetch).member("result") ?? nil
+        #expect(fetched.member("data") == ["v": 2])
+        #expect((fetched.member("dataUpdatedAt")?.asInt ?? 0) > updatedAt)
+        try fetcherA.expectSilence(for: 0.2)
+    }
+
+    @Test("cache hits on a --cluster node never reach Redis")
+    func cacheHitsNeverTouchRedis() throws {
+        let cluster = try TestCluster(nodes: 1)
+        let client = try cluster.connectAll()[0]
+        _ = try client.result("query.set", ["key": ["hit"], "data": 1])
+        usleep(200_000)  // the write's shared copy is stored after the reply
+        let before = try cluster.redis.command(["INFO", "commandstats"])
+        for _ in 0..<500 { _ = try client.result("query.get", ["key": ["hit"]]) }
+        let after = try cluster.redis.command(["INFO", "commandstats"])
+        #expect(Self.calls(of: "get", in: before) == Self.calls(of: "get", in: after))
+        #expect(Self.calls(of: "set", in: before) == Self.calls(of: "set", in: after))
+    }
+
+    /// `calls=N` of `cmdstat_<name>` in `INFO commandstats` (0 when never called).
+    static func calls(of name: String, in info: String) -> Int {
+        for line in info.split(whereSeparator: \.isNewline) where line.hasPrefix("cmdstat_\(name):") {
+            if let field = line.split(separator: ",").first, let value = field.split(separator: "=").last {
+                return Int(value) ?? -1
+            }
+        }
+        return 0
+    }
+}
