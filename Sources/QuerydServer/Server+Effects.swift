@@ -58,6 +58,10 @@ extension Server {
             deliver(event)
         case .pausedMutationsChanged:
             dataObserver?.pausedMutationsChanged()
+        case .mutationWrote(let key):
+            cluster?.mutationWrote(key)
+        case .mutationInvalidated(let key):
+            cluster?.mutationInvalidated(key)
         }
     }
 

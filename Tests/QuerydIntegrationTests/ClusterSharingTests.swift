@@ -134,3 +134,54 @@ struct ClusterSharingTests {
         return 0
     }
 }
+
+@Suite("Cluster: mutations", .serialized)
+struct ClusterMutationTests {
+    @Test("a mutation's optimistic write, its rollback and its invalidation on node A reach a subscriber on node B")
+    func mutationEffectsReachAnotherNode() throws {
+        let cluster = try TestCluster(nodes: 2)
+        let clients = try cluster.connectAll()
+        let (a, b) = (clients[0], clients[1])
+        let mutator = try cluster.nodes[0].connect()
+        _ = try mutator.result("mutator.register", ["key": ["todos"]])
+        _ = try a.result("query.set", ["key": ["todos", "list"], "data": ["milk"]])
+        _ = try TestCluster.waitForState(b, ["todos", "list"], "[milk]") { $0.member("data") == ["milk"] }
+        let subscribed = try b.result(
+            "query.subscribe", ["key": ["todos", "list"], "options": ["staleTime": "Infinity"]])
+        #expect(subscribed.member("state")?.member("data") == ["milk"])
+
+        func nextPush() throws -> JSONValue {
+            let state = try b.nextNotification(method: "query.changed").member("params")?.member("state") ?? nil
+            return ["data": state.member("data") ?? nil, "isInvalidated": state.member("isInvalidated") ?? nil]
+        }
+        // Failure: the optimistic data, then exactly the state from before it.
+        let failing = try a.sendRequest(
+            "mutation.run",
+            [
+                "key": ["todos", "add"], "variables": "dog",
+                "options": ["optimistic": [["key": ["todos", "list"], "data": ["milk", "dog"]]]],
+            ])
+        var request = try mutator.nextRequest(method: "mutate")
+        #expect(try nextPush() == ["data": ["milk", "dog"], "isInvalidated": false])
+        try mutator.respondError(id: request.member("id") ?? nil, code: 7, message: "no")
+        #expect(try a.awaitResponse(id: failing).member("error") != nil)
+        #expect(try nextPush() == ["data": ["milk"], "isInvalidated": false])
+
+        // Success with an invalidation: the optimistic data stays, then it is invalidated.
+        let succeeding = try a.sendRequest(
+            "mutation.run",
+            [
+                "key": ["todos", "add"], "variables": "cat",
+                "options": [
+                    "optimistic": [["key": ["todos", "list"], "data": ["milk", "cat"]]],
+                    "invalidate": [["key": ["todos", "list"]]],
+                ],
+            ])
+        request = try mutator.nextRequest(method: "mutate")
+        #expect(try nextPush() == ["data": ["milk", "cat"], "isInvalidated": false])
+        try mutator.respond(id: request.member("id") ?? nil, result: ["data": "ok"])
+        #expect(try a.awaitResponse(id: succeeding).member("result") != nil)
+        #expect(try nextPush() == ["data": ["milk", "cat"], "isInvalidated": true])
+        try b.expectSilence(for: 0.3)
+    }
+}

@@ -43,6 +43,12 @@ public enum EngineEffect {
     /// The set of paused mutations (what `--persist` keeps of mutations) changed (reported only
     /// while `reportsDataChanges`).
     case pausedMutationsChanged
+    /// A mutation wrote the query with this key (an optimistic write, its rollback, a `setData`
+    /// result); reported only while `reportsMutationWrites`.
+    case mutationWrote(QueryKey)
+    /// A mutation invalidated the query with this key (its `invalidate` filters, or a `setData`
+    /// that could not be written); reported only while `reportsMutationWrites`.
+    case mutationInvalidated(QueryKey)
 }
 
 /// One attempt for the server to send to a fetcher.

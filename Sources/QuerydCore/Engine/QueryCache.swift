@@ -20,6 +20,9 @@ public final class QueryCache {
     public var reportsDataChanges = false
     /// Whether `cacheEvent` effects are reported (while someone watches the whole cache).
     public var reportsCacheEvents = false
+    /// Whether `mutationWrote` / `mutationInvalidated` effects are reported (a cluster publishes
+    /// what mutations do to queries); off, they cost nothing.
+    public var reportsMutationWrites = false
     /// Fetches started and settled, and their durations (`server.stats`).
     public internal(set) var fetchTotals = FetchTotals()
     /// The mutation cache writing to this cache, which handles its own timers' events.

@@ -292,9 +292,7 @@ public final class ClusterCoordinator {
     func applyEverywhere(_ write: FilterWrite, method: String, params: JSONValue) -> Int {
         if write.dropsData { dropShared(matching: write.filter) }
         let count = write.apply(to: cache)
-        publish(
-            payload: ClusterMessage(origin: nodeId, body: .write(method: method, params: params)).encoded,
-            queuedWhileDown: true)
+        publishWrite(method, params)
         return count
     }
 
@@ -318,9 +316,37 @@ public final class ClusterCoordinator {
                 bus.send(entry.setCommand(layout, gcTime: cache.gcTime(of: key))) { _ in }
             }
         }
-        publish(
-            payload: ClusterMessage(origin: nodeId, body: .write(method: method, params: params)).encoded,
-            queuedWhileDown: true)
+        publishWrite(method, params)
+    }
+
+    /// A mutation wrote `key` here (optimistic data, its rollback, a `setData` result): every node
+    /// gets the state it left, whatever the times (a rollback puts older data back); a rollback to
+    /// no data resets the key everywhere.
+    func mutationWrote(_ key: QueryKey) {
+        guard let state = cache.query(key)?.state else { return }
+        guard let data = state.data else {
+            let filter: JSONValue = ["key": key.jsonValue, "exact": true]
+            if joined { bus.send([bytes("DEL"), layout.dataKey(key)]) { _ in } }
+            publishWrite("queries.reset", ["filter": filter])
+            return
+        }
+        let params: JSONValue = [
+            "key": key.jsonValue, "data": data, "updatedAt": .number(JSONNumber(state.dataUpdatedAt)), "exact": true,
+        ]
+        wroteData(method: "query.set", params: params, keys: [key])
+    }
+
+    /// A mutation invalidated `key` here: so does every node (its shared copy goes first).
+    func mutationInvalidated(_ key: QueryKey) {
+        if joined { bus.send([bytes("DEL"), layout.dataKey(key)]) { _ in } }
+        let filter: JSONValue = ["key": key.jsonValue, "exact": true]
+        publishWrite("queries.invalidate", ["filter": filter])
+    }
+
+    /// Publishes a write made here; made while the link is down, it waits for the link.
+    private func publishWrite(_ method: String, _ params: JSONValue) {
+        let payload = ClusterMessage(origin: nodeId, body: .write(method: method, params: params)).encoded
+        publish(payload: payload, queuedWhileDown: true)
     }
 
     private func dropShared(matching filter: QueryFilter) {
@@ -343,8 +369,10 @@ public final class ClusterCoordinator {
                 let updatedAt = try parsed.optionalInt("updatedAt").map(Int64.init)
             {
                 let key = try parsed.key()
-                // Last writer wins by dataUpdatedAt: an older write than the data here is not applied.
-                if let local = cache.query(key)?.state, local.dataUpdatedAt > updatedAt { return }
+                // Last writer wins by dataUpdatedAt: an older write than the data here is not applied
+                // (except a mutation's, `exact`, which may put older data back: a rollback).
+                let exact = parsed["exact"] == .bool(true)
+                if !exact, let local = cache.query(key)?.state, local.dataUpdatedAt > updatedAt { return }
                 _ = try? cache.set(key: key, .data(data), updatedAt: updatedAt)
             } else {
                 logger.warning("cluster: ignored a write of unknown method \(method) from \(origin)")
