@@ -78,7 +78,7 @@ def latency(sub_path, writer_path, n):
     key = ["bench", "latency", os.getpid()]
     writer.call("query.set", {"key": key, "data": 0})
     deadline = time.time() + 10
-    while sub.call("query.state", {"key": key}).get("data") != 0:
+    while (sub.call("query.state", {"key": key}) or {}).get("data") != 0:
         if time.time() > deadline:
             raise SystemExit("the write never reached the subscriber's node")
         time.sleep(0.01)

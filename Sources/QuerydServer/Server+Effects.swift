@@ -83,6 +83,11 @@ extension Server {
         session(for: request.connection)?.send(request)
     }
 
+    /// Withdraws a fetch request sent with `sendFetchLocally` (`$/cancelRequest`).
+    func cancelFetchLocally(_ attempt: AttemptID, connection: ConnectionID) {
+        session(for: connection)?.cancel(.fetch(attempt))
+    }
+
     /// Registers `reply` as waiting for an engine answer; returns the token to hand to the engine.
     func waitForAnswer(_ reply: PendingReply) -> WaiterToken {
         waitingCallers.add(reply)

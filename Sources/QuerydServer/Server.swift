@@ -96,6 +96,7 @@ public final class Server {
         if lastPushSession === session { lastPushSession = nil }
         cache.connectionClosed(session.connection)
         mutations.connectionClosed(session.connection)
+        cluster?.connectionClosed(session.connection)
         countWatches.removeAll(of: session.connection)
         applyEffects()
         cacheWatchers.removeAll(of: session.connection)

@@ -54,6 +54,7 @@ extension Session {
             case .fetch(let attempt)? = outgoing.attempt(forRequest: id)
         else { return }
         server.cache.attemptProgressed(attempt, data: data)
+        server.cluster?.fetchProgressed(attempt, data: data)
         server.applyEffects()
     }
 
@@ -74,10 +75,10 @@ extension Session {
         switch (attempt, outcome) {
         case (.fetch(let attempt), .success(let answer)):
             server.cache.attemptSucceeded(attempt, answer: answer)
-            server.cluster?.fetchAnswered(attempt, outcome)
+            server.cluster?.fetchAnswered(attempt, answer: answer, error: nil)
         case (.fetch(let attempt), .failure(let error)):
             server.cache.attemptFailed(attempt, error: error.jsonValue)
-            server.cluster?.fetchAnswered(attempt, outcome)
+            server.cluster?.fetchAnswered(attempt, answer: nil, error: error.jsonValue)
         case (.mutate(let attempt), .success(let answer)): server.mutations.attemptSucceeded(attempt, answer: answer)
         case (.mutate(let attempt), .failure(let error)):
             server.mutations.attemptFailed(attempt, error: error.jsonValue)

@@ -185,3 +185,80 @@ struct ClusterMutationTests {
         try b.expectSilence(for: 0.3)
     }
 }
+
+@Suite("Cluster: fetchers serve every node", .serialized)
+struct ClusterForwardingTests {
+    @Test("a fetch on node B with the only fetcher on node A: served, with fetch.progress relayed")
+    func fetchServedByAnotherNodesFetcher() throws {
+        let cluster = try TestCluster(nodes: 2)
+        let clients = try cluster.connectAll()
+        let fetcher = try cluster.nodes[0].connect()
+        let id = try fetcher.registerFetcher(["remote"])
+        try TestCluster.waitForStats(clients[1], "fetchers", 1)
+        let subscribed = try clients[1].result("query.subscribe", ["key": ["remote", 1]])
+        let subscription = subscribed.member("subscription") ?? nil
+        let request = try fetcher.expectFetch(fetcher: id, key: ["remote", 1])
+        try fetcher.notify("fetch.progress", ["id": request, "data": ["partial"]])
+        let partial = try clients[1].nextNotification(method: "query.changed")
+        #expect(partial.member("params")?.member("subscription") == subscription)
+        #expect(partial.member("params")?.member("state")?.member("data") == ["partial"], "\(partial)")
+        try fetcher.respond(id: request, result: ["data": ["whole"]])
+        let done = try clients[1].nextNotification(method: "query.changed")
+        #expect(done.member("params")?.member("state")?.member("data") == ["whole"], "\(done)")
+        #expect(done.member("params")?.member("state")?.member("status") == "success")
+    }
+
+    @Test("a caller on node B withdrawing its fetch: node A's cancellable fetcher gets $/cancelRequest")
+    func cancellationReachesTheOtherNodesFetcher() throws {
+        let cluster = try TestCluster(nodes: 2)
+        let clients = try cluster.connectAll()
+        let fetcher = try cluster.nodes[0].connect()
+        let id = try fetcher.registerFetcher(["remote"], cancellable: true)
+        try TestCluster.waitForStats(clients[1], "fetchers", 1)
+        let call = try clients[1].sendRequest("query.fetch", ["key": ["remote", 2]])
+        let request = try fetcher.expectFetch(fetcher: id, key: ["remote", 2])
+        try clients[1].notify("$/cancelRequest", ["id": call])
+        #expect(try clients[1].awaitResponse(id: call).errorCode == -32800)
+        let cancel = try fetcher.nextNotification(method: "$/cancelRequest")
+        #expect(cancel.member("params")?.member("id") == request)
+    }
+
+    @Test("the serving node killed mid-fetch: the attempt fails over to a third node's fetcher")
+    func failoverWhenTheServingNodeDies() throws {
+        let cluster = try TestCluster(nodes: 3)
+        let clients = try cluster.connectAll()
+        let fetcherA = try cluster.nodes[0].connect()
+        let idA = try fetcherA.registerFetcher(["remote"])
+        try TestCluster.waitForStats(clients[2], "fetchers", 1)
+        let call = try clients[2].sendRequest(
+            "query.fetch", ["key": ["remote", 3], "options": ["retry": 1, "retryDelay": 0]])
+        _ = try fetcherA.expectFetch(fetcher: idA, key: ["remote", 3])
+        let fetcherB = try cluster.nodes[1].connect()
+        let idB = try fetcherB.registerFetcher(["remote"])
+        try TestCluster.waitForStats(clients[2], "fetchers", 2)
+        cluster.nodes[0].kill9()
+        // Node A's heartbeats stop; after 3 s its fetchers are gone on C, the attempt fails and is
+        // retried on node B's fetcher.
+        let killedAt = Clock.now
+        let retry = try fetcherB.nextRequest(method: "fetch", timeout: 10)
+        #expect(Clock.now - killedAt < 6, "failed over after \(Clock.now - killedAt) s")
+        #expect(retry.member("params") == ["fetcher": idB, "key": ["remote", 3], "attempt": 2], "\(retry)")
+        try fetcherB.respond(id: retry.member("id") ?? nil, result: ["data": "b"])
+        #expect(try clients[2].awaitResponse(id: call, timeout: 10).member("result")?.member("data") == "b")
+    }
+}
+
+extension TestCluster {
+    /// Polls `server.stats` until `field` is `value` (within 5 s): the way to know a node has heard
+    /// another node's fetchers (its heartbeat comes every second).
+    static func waitForStats(_ client: LineClient, _ field: String, _ value: Int) throws {
+        let deadline = Clock.now + 5
+        var last: JSONValue = nil
+        while Clock.now < deadline {
+            last = try client.result("server.stats", [:])
+            if last.member(field)?.asInt == value { return }
+            usleep(20_000)
+        }
+        throw IntegrationError("server.stats.\(field) never became \(value): \(last.encodedString)")
+    }
+}

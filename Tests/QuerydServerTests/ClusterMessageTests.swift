@@ -15,7 +15,15 @@ import Testing
             .settled(key: key, data: ["a", 1], dataUpdatedAt: 1_700_000_000_123),
             .failed(key: key, error: ["code": 7, "message": "boom"]),
             .released(key: key),
-            .hello,
+            .hello(fetchers: []),
+            .hello(fetchers: [.init(prefix: ["todos"], exact: false, cancellable: true)]),
+            .fetchRequest(id: 7, request: .init(key: key, attemptNumber: 2, meta: ["trace": "x"])),
+            .fetchRequest(
+                id: 8, request: .init(key: key, attemptNumber: 1, meta: nil, pageParam: 3, direction: .backward)),
+            .fetchAnswer(id: 7, answer: .success(["data": 1])),
+            .fetchAnswer(id: 7, answer: .failure(.init(["code": -32002, "message": "No fetcher"]))),
+            .fetchProgress(id: 7, data: [1, 2]),
+            .fetchCancel(id: 7),
         ]
         for body in bodies {
             let message = ClusterMessage(origin: "node-a", body: body)
@@ -32,8 +40,11 @@ import Testing
     @Test func otherVersionsAndMalformedPayloadsAreRefused() {
         let cases: [(String, ClusterMessage.DecodingError)] = [
             ("not json", .notJSON),
-            (#"{"v":2,"from":"n","type":"hello"}"#, .otherVersion(2)),
-            (#"{"from":"n","type":"hello"}"#, .otherVersion(nil)),
+            (#"{"v":2,"from":"n","type":"hello","fetchers":[]}"#, .otherVersion(2)),
+            (#"{"from":"n","type":"hello","fetchers":[]}"#, .otherVersion(nil)),
+            (#"{"v":1,"from":"n","type":"hello"}"#, .malformed("hello needs fetchers")),
+            (#"{"v":1,"from":"n","type":"fetchAnswer","id":1}"#, .malformed("fetchAnswer needs result or error")),
+            (#"{"v":1,"from":"n","type":"fetchCancel"}"#, .malformed("id")),
             (#"{"v":1,"type":"hello"}"#, .malformed("from and type are required")),
             (
                 #"{"v":1,"from":"n","type":"settled","key":["k"],"data":1}"#,

@@ -62,6 +62,21 @@ public struct FetchRequest: Sendable {
     public let meta: JSONValue?
     /// For an infinite query: the page param to fetch and which way the list grows.
     public let page: (param: JSONValue, direction: PageDirection)?
+
+    /// A request; the engine makes its own, a cluster layer makes one for a fetch forwarded to this
+    /// node (with an attempt id the engine never uses, so its answer changes nothing here).
+    public init(
+        attempt: AttemptID, fetcher: FetcherID, connection: ConnectionID, key: QueryKey, attemptNumber: Int,
+        meta: JSONValue?, page: (param: JSONValue, direction: PageDirection)?
+    ) {
+        self.attempt = attempt
+        self.fetcher = fetcher
+        self.connection = connection
+        self.key = key
+        self.attemptNumber = attemptNumber
+        self.meta = meta
+        self.page = page
+    }
 }
 
 /// One attempt for the server to send to a mutator.

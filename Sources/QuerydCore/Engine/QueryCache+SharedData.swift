@@ -24,4 +24,11 @@ extension QueryCache {
     public func gcTime(of key: QueryKey) -> Int64? {
         queries[key]?.gcTime
     }
+
+    /// The fetcher that would serve `key` among those whose connection is `eligible` (the same
+    /// longest-prefix choice as for an attempt): a cluster layer choosing a local fetcher for a fetch
+    /// forwarded from another node.
+    public func fetcher(for key: QueryKey, eligible: (ConnectionID) -> Bool) -> Registration? {
+        registry.choose(for: key) { eligible($0.connection) }?.registration
+    }
 }

@@ -14,9 +14,9 @@ public final class ClusterCoordinator {
     /// This node's id (`--node-id`), the origin of every message it publishes.
     public let nodeId: String
     let layout: ClusterLayout
-    private let bus: any ClusterBus
-    private unowned let server: Server
-    private let logger: Logger
+    let bus: any ClusterBus
+    unowned let server: Server
+    let logger: Logger
     /// A lease's expiry (ms); the holder extends it every third of it while its fetch runs.
     private let leaseMs: Int
     /// Whether the layout was checked on the link's current connection: only then is Redis used.
@@ -24,8 +24,10 @@ public final class ClusterCoordinator {
     private var leases = ClusterLeases()
     /// Write messages made while the link was down, published once it is back (oldest first).
     private var unsent: [[UInt8]] = []
-    /// The other nodes heard from, with the tick they were last heard at.
-    private var nodesHeard: [String: Int] = [:]
+    /// The other nodes heard from, and the proxies of their fetchers.
+    var peers = ClusterPeers()
+    /// Fetches sent to other nodes' fetchers, and fetches forwarded here.
+    var forwards = ClusterForwards()
     private var ticks = 0
     private var messagesIn = 0
     private var messagesOut = 0
@@ -46,13 +48,13 @@ public final class ClusterCoordinator {
         self.logger = logger
     }
 
-    private var cache: QueryCache { server.cache }
+    var cache: QueryCache { server.cache }
 
     /// Starts the link; until it is up and joined the node serves alone.
     public func start() {
         bus.onLinkStateChange = { [unowned self] state in linkChanged(state) }
         bus.onMessage = { [unowned self] _, payload in received(payload) }
-        bus.subscribe([layout.channel])
+        bus.subscribe([layout.channel, layout.nodeChannel(nodeId)])
         bus.every(milliseconds: Self.tickMs) { [unowned self] in tick() }
         bus.start()
         logger.info("cluster: node \(nodeId), namespace \(layout.namespace); connecting to Redis")
@@ -71,7 +73,8 @@ public final class ClusterCoordinator {
             guard joined else { return }
             joined = false
             logger.warning("cluster: lost Redis (\(state.rawValue)); serving alone until it is back")
-            for request in leases.takeAllWaiting() where isCurrent(request) { server.sendFetchLocally(request) }
+            for peer in peers.removeAll() { closeProxy(of: peer.node, peer.proxy) }
+            for request in leases.takeAllWaiting() where isCurrent(request) { deliver(request) }
             server.applyEffects()
             return
         }
@@ -101,7 +104,7 @@ public final class ClusterCoordinator {
         let pending = unsent
         unsent = []
         for payload in pending { publish(payload: payload, queuedWhileDown: true) }
-        publish(.hello)
+        publish(.hello(fetchers: localFetchers))
         _ = cache.invalidate(QueryFilter(), refetchType: .active)
         server.applyEffects()
     }
@@ -112,7 +115,7 @@ public final class ClusterCoordinator {
     /// fetch may answer it instead. Pages of infinite queries go straight to the fetcher.
     func fetch(_ request: FetchRequest) {
         guard joined, cache.fetchOptions(forAttempt: request.attempt) != nil else {
-            server.sendFetchLocally(request)
+            deliver(request)
             return
         }
         readShared(request)
@@ -129,7 +132,7 @@ public final class ClusterCoordinator {
         bus.send([bytes("GET"), layout.dataKey(request.key)]) { [unowned self] reply in
             guard let options = cache.fetchOptions(forAttempt: request.attempt) else { return }
             if case .error = reply {
-                server.sendFetchLocally(request)
+                deliver(request)
                 return
             }
             if let entry = ClusterEntry(reply: reply, for: request.key),
@@ -159,21 +162,23 @@ public final class ClusterCoordinator {
                     return
                 }
                 leases.hold(request.attempt, .init(key: request.key, token: token, gcTime: gcTime))
-                server.sendFetchLocally(request)
+                deliver(request)
             case .null:
                 if current { leases.wait(request, triedAt: ticks) }
             default:
-                if current { server.sendFetchLocally(request) }
+                if current { deliver(request) }
             }
         }
     }
 
-    /// A local fetcher answered `attempt` (already given to the engine): if this node held its
-    /// lease, the outcome is stored and published, and the lease released.
-    func fetchAnswered(_ attempt: AttemptID, _ outcome: Result<JSONValue, RPCError>) {
+    /// A fetcher answered `attempt` (already given to the engine) with `error` (nil: data): a fetch
+    /// forwarded here is answered to its origin; if this node held the lease, the outcome is stored
+    /// and published, and the lease released.
+    func fetchAnswered(_ attempt: AttemptID, answer: JSONValue?, error: JSONValue?) {
+        if relayAnswer(attempt, answer: answer, error: error) { return }
         guard let lease = leases.release(attempt) else { return }
-        switch outcome {
-        case .success:
+        switch error {
+        case nil:
             let state = cache.query(lease.key)?.state
             if let state, state.status == .success, state.fetchStatus == .idle, let data = state.data {
                 let entry = ClusterEntry(key: lease.key, data: data, dataUpdatedAt: state.dataUpdatedAt)
@@ -182,8 +187,8 @@ public final class ClusterCoordinator {
             } else {
                 publish(.released(key: lease.key))
             }
-        case .failure(let error):
-            publish(.failed(key: lease.key, error: error.jsonValue))
+        case let error?:
+            publish(.failed(key: lease.key, error: error))
         }
         releaseLease(of: lease.key, token: lease.token)
     }
@@ -192,6 +197,7 @@ public final class ClusterCoordinator {
     /// waiting; a held lease is released, and the waiters elsewhere try it at once.
     func fetchWithdrawn(_ attempt: AttemptID) {
         if leases.withdraw(attempt) { return }
+        withdrawForwarded(attempt)
         guard let lease = leases.release(attempt) else { return }
         publish(.released(key: lease.key))
         releaseLease(of: lease.key, token: lease.token)
@@ -201,6 +207,16 @@ public final class ClusterCoordinator {
     private func releaseLease(of key: QueryKey, token: [UInt8]) {
         let script = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
         bus.send([bytes("EVAL"), bytes(script), bytes("1"), layout.leaseKey(key), token]) { _ in }
+    }
+
+    /// Releases the leases of attempts the engine ended without an answer or a withdrawal (their
+    /// fetcher's connection closed): waiting nodes try again at once.
+    func releaseAbandonedLeases() {
+        for (attempt, lease) in leases.held where cache.fetchOptions(forAttempt: attempt) == nil {
+            _ = leases.release(attempt)
+            publish(.released(key: lease.key))
+            releaseLease(of: lease.key, token: lease.token)
+        }
     }
 
     /// Extends the held leases' expiry while their fetches run.
@@ -220,20 +236,28 @@ public final class ClusterCoordinator {
         guard joined else { return }
         let ticksPerSecond = 1000 / Self.tickMs
         if ticks % ticksPerSecond == 0 {
-            publish(.hello)
-            nodesHeard = nodesHeard.filter { ticks - $0.value <= 3 * ticksPerSecond }
+            publish(.hello(fetchers: localFetchers))
+            for peer in peers.expire(before: ticks - 3 * ticksPerSecond) {
+                logger.info("cluster: node \(peer.node) not heard from for 3 s; its fetchers are gone")
+                closeProxy(of: peer.node, peer.proxy)
+            }
+            server.applyEffects()
         }
         let leaseTicks = max(1, leaseMs / Self.tickMs)
-        if ticks % max(1, leaseTicks / 3) == 0 { renewLeases() }
+        if ticks % max(1, leaseTicks / 3) == 0 {
+            releaseAbandonedLeases()
+            renewLeases()
+        }
         // A holder's outcome may be lost (at-most-once Pub/Sub) or the holder dead: try again.
         for request in leases.takeDue(at: ticks, after: max(1, leaseTicks / 5)) where isCurrent(request) {
             readShared(request)
         }
+        server.applyEffects()
     }
 
     // MARK: - Messages
 
-    private func publish(_ body: ClusterMessage.Body) {
+    func publish(_ body: ClusterMessage.Body) {
         publish(payload: ClusterMessage(origin: nodeId, body: body).encoded, queuedWhileDown: false)
     }
 
@@ -248,6 +272,8 @@ public final class ClusterCoordinator {
             if case .error = reply, queuedWhileDown { queue(payload) }
         }
     }
+
+    func countOut() { messagesOut += 1 }
 
     private func queue(_ payload: [UInt8]) {
         if unsent.count >= Self.maxUnsent {
@@ -267,7 +293,13 @@ public final class ClusterCoordinator {
         }
         guard message.origin != nodeId else { return }
         messagesIn += 1
-        nodesHeard[message.origin] = ticks
+        if case .hello(let fetchers) = message.body {
+            if peers.heard(message.origin, at: ticks, fetchers: fetchers) {
+                offerFetchers(of: message.origin, fetchers)
+            }
+        } else {
+            _ = peers.heard(message.origin, at: ticks, fetchers: nil)
+        }
         switch message.body {
         case .write(let method, let params):
             applyRemoteWrite(method, params, from: message.origin)
@@ -281,6 +313,14 @@ public final class ClusterCoordinator {
             for request in leases.takeWaiting(for: key) where isCurrent(request) { readShared(request) }
         case .hello:
             break
+        case .fetchRequest(let id, let request):
+            serveForwarded(from: message.origin, id: id, request)
+        case .fetchAnswer(let id, let answer):
+            forwardedAnswered(AttemptID(id), answer)
+        case .fetchProgress(let id, let data):
+            if forwards.outgoing[AttemptID(id)] != nil { cache.attemptProgressed(AttemptID(id), data: data) }
+        case .fetchCancel(let id):
+            cancelForwarded(from: message.origin, id: id)
         }
         server.applyEffects()
     }
@@ -388,7 +428,7 @@ public final class ClusterCoordinator {
     var statistics: JSONValue {
         [
             "state": .string(bus.linkState.rawValue), "nodeId": .string(nodeId),
-            "nodesSeen": .number(JSONNumber(nodesHeard.count + 1)),
+            "nodesSeen": .number(JSONNumber(peers.count + 1)),
             "leasesHeld": .number(JSONNumber(leases.held.count)),
             "messagesIn": .number(JSONNumber(messagesIn)), "messagesOut": .number(JSONNumber(messagesOut)),
             "reconnects": .number(JSONNumber(bus.reconnects)),

@@ -24,6 +24,9 @@ public struct ClusterLayout: Sendable, Equatable {
     /// `{ns}:events`: the channel every node publishes writes, fetch outcomes and heartbeats on.
     public var channel: [UInt8] { Array("{\(namespace)}:events".utf8) }
 
+    /// `{ns}:node:ID`: the channel of forwarded fetches to (and answers for) node `node`.
+    public func nodeChannel(_ node: String) -> [UInt8] { Array("{\(namespace)}:node:\(node)".utf8) }
+
     /// `ns:{q:HASH}:data`: the shared data of `key` (`ClusterEntry`).
     public func dataKey(_ key: QueryKey) -> [UInt8] { name(key, "data") }
 

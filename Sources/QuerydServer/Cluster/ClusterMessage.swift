@@ -16,8 +16,56 @@ public struct ClusterMessage: Equatable {
         case failed(key: QueryKey, error: JSONValue)
         /// The sender gave up the lease of `key` without an outcome (its attempt was withdrawn).
         case released(key: QueryKey)
-        /// The sender is alive (sent every heartbeat).
-        case hello
+        /// The sender is alive (sent every heartbeat), with the fetchers its own clients registered.
+        case hello(fetchers: [FetcherAdvert])
+        /// To the node whose fetcher serves `key`: fetch it for the sender (its request `id`).
+        case fetchRequest(id: Int, request: ForwardedFetch)
+        /// To the node that forwarded request `id`: the fetcher's answer (`{"data": …}`) or error object.
+        case fetchAnswer(id: Int, answer: Result<JSONValue, FetchError>)
+        /// To the node that forwarded request `id`: a `fetch.progress` of the fetcher.
+        case fetchProgress(id: Int, data: JSONValue)
+        /// To the node serving request `id`: its answer is no longer wanted.
+        case fetchCancel(id: Int)
+    }
+
+    /// What a forwarded fetch asks of the fetcher (a `fetch` request's params but the fetcher id).
+    public struct ForwardedFetch: Equatable {
+        public var key: QueryKey
+        public var attemptNumber: Int
+        public var meta: JSONValue?
+        /// For a page of an infinite query: its page param and direction.
+        public var pageParam: JSONValue?
+        public var direction: PageDirection?
+
+        public init(
+            key: QueryKey, attemptNumber: Int, meta: JSONValue?, pageParam: JSONValue? = nil,
+            direction: PageDirection? = nil
+        ) {
+            self.key = key
+            self.attemptNumber = attemptNumber
+            self.meta = meta
+            self.pageParam = pageParam
+            self.direction = direction
+        }
+    }
+
+    /// A fetcher registration another node can forward to.
+    public struct FetcherAdvert: Equatable, Sendable {
+        public var prefix: [JSONValue]
+        public var exact: Bool
+        public var cancellable: Bool
+
+        public init(prefix: [JSONValue], exact: Bool, cancellable: Bool) {
+            self.prefix = prefix
+            self.exact = exact
+            self.cancellable = cancellable
+        }
+    }
+
+    /// A fetcher's error object, as relayed.
+    public struct FetchError: Error, Equatable {
+        public var object: JSONValue
+        public init(_ object: JSONValue) { self.object = object }
     }
 
     /// The sender's node id.
@@ -49,8 +97,34 @@ public struct ClusterMessage: Equatable {
         case .released(let key):
             object["type"] = "released"
             object["key"] = key.jsonValue
-        case .hello:
+        case .hello(let fetchers):
             object["type"] = "hello"
+            object["fetchers"] = .array(
+                fetchers.map {
+                    ["prefix": .array($0.prefix), "exact": .bool($0.exact), "cancellable": .bool($0.cancellable)]
+                })
+        case .fetchRequest(let id, let request):
+            object["type"] = "fetchRequest"
+            object["id"] = .number(JSONNumber(id))
+            object["key"] = request.key.jsonValue
+            object["attempt"] = .number(JSONNumber(request.attemptNumber))
+            if let meta = request.meta { object["meta"] = meta }
+            if let pageParam = request.pageParam { object["pageParam"] = pageParam }
+            if let direction = request.direction { object["direction"] = .string(direction.rawValue) }
+        case .fetchAnswer(let id, let answer):
+            object["type"] = "fetchAnswer"
+            object["id"] = .number(JSONNumber(id))
+            switch answer {
+            case .success(let result): object["result"] = result
+            case .failure(let error): object["error"] = error.object
+            }
+        case .fetchProgress(let id, let data):
+            object["type"] = "fetchProgress"
+            object["id"] = .number(JSONNumber(id))
+            object["data"] = data
+        case .fetchCancel(let id):
+            object["type"] = "fetchCancel"
+            object["id"] = .number(JSONNumber(id))
         }
         return JSONValue.object(object).encoded
     }
@@ -71,6 +145,10 @@ public struct ClusterMessage: Equatable {
             guard let member = value["key"], let key = try? QueryKey(member) else { throw .malformed("key") }
             return key
         }
+        func id() throws(DecodingError) -> Int {
+            guard let id = value["id"]?.intValue else { throw .malformed("id") }
+            return id
+        }
         self.origin = origin
         switch type {
         case "write":
@@ -89,7 +167,41 @@ public struct ClusterMessage: Equatable {
         case "released":
             body = .released(key: try key())
         case "hello":
-            body = .hello
+            guard case .array(let list)? = value["fetchers"] else { throw .malformed("hello needs fetchers") }
+            var fetchers: [FetcherAdvert] = []
+            for item in list {
+                guard case .array(let prefix)? = item["prefix"], case .bool(let exact)? = item["exact"],
+                    case .bool(let cancellable)? = item["cancellable"]
+                else { throw .malformed("a fetcher needs prefix, exact and cancellable") }
+                fetchers.append(FetcherAdvert(prefix: prefix, exact: exact, cancellable: cancellable))
+            }
+            body = .hello(fetchers: fetchers)
+        case "fetchRequest":
+            guard let attemptNumber = value["attempt"]?.intValue else { throw .malformed("fetchRequest needs attempt") }
+            var direction: PageDirection?
+            if let text = value["direction"] {
+                guard let parsed = text.stringValue.flatMap(PageDirection.init(rawValue:)) else {
+                    throw .malformed("direction")
+                }
+                direction = parsed
+            }
+            let request = ForwardedFetch(
+                key: try key(), attemptNumber: attemptNumber, meta: value["meta"], pageParam: value["pageParam"],
+                direction: direction)
+            body = .fetchRequest(id: try id(), request: request)
+        case "fetchAnswer":
+            if let result = value["result"] {
+                body = .fetchAnswer(id: try id(), answer: .success(result))
+            } else if let error = value["error"] {
+                body = .fetchAnswer(id: try id(), answer: .failure(FetchError(error)))
+            } else {
+                throw .malformed("fetchAnswer needs result or error")
+            }
+        case "fetchProgress":
+            guard let data = value["data"] else { throw .malformed("fetchProgress needs data") }
+            body = .fetchProgress(id: try id(), data: data)
+        case "fetchCancel":
+            body = .fetchCancel(id: try id())
         default:
             throw .malformed("unknown type \(type)")
         }
