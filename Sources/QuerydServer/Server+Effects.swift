@@ -36,8 +36,9 @@ extension Server {
         case .answerAll(let tokens, let outcome):
             answerAll(tokens, outcome)
         case .sendMutate(let request):
-            session(for: request.connection)?.send(request)
+            if let cluster { cluster.mutate(request) } else { session(for: request.connection)?.send(request) }
         case .cancelMutate(let attempt, let connection):
+            cluster?.mutateWithdrawn(attempt)
             session(for: connection)?.cancel(.mutate(attempt))
         case .pushMutation(let state, let subscription, let connection):
             guard let session = session(for: connection) else { return }
@@ -86,6 +87,16 @@ extension Server {
     /// Withdraws a fetch request sent with `sendFetchLocally` (`$/cancelRequest`).
     func cancelFetchLocally(_ attempt: AttemptID, connection: ConnectionID) {
         session(for: connection)?.cancel(.fetch(attempt))
+    }
+
+    /// Sends a mutate request to the mutator's own connection (the cluster layer's way out).
+    func sendMutateLocally(_ request: MutateRequest) {
+        session(for: request.connection)?.send(request)
+    }
+
+    /// Withdraws a mutate request sent with `sendMutateLocally` (`$/cancelRequest`).
+    func cancelMutateLocally(_ attempt: MutationAttemptID, connection: ConnectionID) {
+        session(for: connection)?.cancel(.mutate(attempt))
     }
 
     /// Registers `reply` as waiting for an engine answer; returns the token to hand to the engine.

@@ -79,9 +79,12 @@ extension Session {
         case (.fetch(let attempt), .failure(let error)):
             server.cache.attemptFailed(attempt, error: error.jsonValue)
             server.cluster?.fetchAnswered(attempt, answer: nil, error: error.jsonValue)
-        case (.mutate(let attempt), .success(let answer)): server.mutations.attemptSucceeded(attempt, answer: answer)
+        case (.mutate(let attempt), .success(let answer)):
+            server.mutations.attemptSucceeded(attempt, answer: answer)
+            server.cluster?.mutateAnswered(attempt, answer: answer, error: nil)
         case (.mutate(let attempt), .failure(let error)):
             server.mutations.attemptFailed(attempt, error: error.jsonValue)
+            server.cluster?.mutateAnswered(attempt, answer: nil, error: error.jsonValue)
         }
         server.applyEffects()
     }

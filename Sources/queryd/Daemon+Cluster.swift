@@ -15,10 +15,17 @@ struct ClusterSettings {
 }
 
 extension Daemon {
+    /// The link's retries: 50 ms doubling to at most 500 ms (jittered), so a node is back within
+    /// about half a second of Redis (issue 18's target: convergence within 1 s).
+    static let clusterReconnectDelays = ReconnectDelays(
+        firstMilliseconds: 50, factor: 2, maximumMilliseconds: 500, jitter: 0.2)
+
     /// Joins the cluster: the link starts connecting (and keeps retrying with backoff); until it is
     /// up the node serves alone.
     func joinCluster(_ settings: ClusterSettings) {
-        let link = RedisLink(loop: loop, endpoint: settings.endpoint, credentials: settings.credentials)
+        let link = RedisLink(
+            loop: loop, endpoint: settings.endpoint, credentials: settings.credentials,
+            reconnectDelays: Self.clusterReconnectDelays)
         let coordinator = ClusterCoordinator(
             server: server, bus: RedisClusterBus(link: link, loop: loop), namespace: settings.namespace,
             nodeId: settings.nodeId, leaseMs: settings.leaseMs, logger: logger)

@@ -15,8 +15,14 @@ import Testing
             .settled(key: key, data: ["a", 1], dataUpdatedAt: 1_700_000_000_123),
             .failed(key: key, error: ["code": 7, "message": "boom"]),
             .released(key: key),
-            .hello(fetchers: []),
-            .hello(fetchers: [.init(prefix: ["todos"], exact: false, cancellable: true)]),
+            .hello(fetchers: [], mutators: []),
+            .hello(
+                fetchers: [.init(prefix: ["todos"], exact: false, cancellable: true)],
+                mutators: [.init(prefix: ["todos", "add"], exact: true, cancellable: false)]),
+            .mutateRequest(id: 3, key: key, variables: ["title": "x"], attemptNumber: 1),
+            .mutateAnswer(id: 3, answer: .success(["data": 1])),
+            .mutateAnswer(id: 3, answer: .failure(.init(["code": 7, "message": "no"]))),
+            .mutateCancel(id: 3),
             .fetchRequest(id: 7, request: .init(key: key, attemptNumber: 2, meta: ["trace": "x"])),
             .fetchRequest(
                 id: 8, request: .init(key: key, attemptNumber: 1, meta: nil, pageParam: 3, direction: .backward)),
@@ -40,9 +46,9 @@ import Testing
     @Test func otherVersionsAndMalformedPayloadsAreRefused() {
         let cases: [(String, ClusterMessage.DecodingError)] = [
             ("not json", .notJSON),
-            (#"{"v":2,"from":"n","type":"hello","fetchers":[]}"#, .otherVersion(2)),
-            (#"{"from":"n","type":"hello","fetchers":[]}"#, .otherVersion(nil)),
-            (#"{"v":1,"from":"n","type":"hello"}"#, .malformed("hello needs fetchers")),
+            (#"{"v":2,"from":"n","type":"hello","fetchers":[],"mutators":[]}"#, .otherVersion(2)),
+            (#"{"from":"n","type":"hello","fetchers":[],"mutators":[]}"#, .otherVersion(nil)),
+            (#"{"v":1,"from":"n","type":"hello","fetchers":[]}"#, .malformed("hello needs fetchers and mutators")),
             (#"{"v":1,"from":"n","type":"fetchAnswer","id":1}"#, .malformed("fetchAnswer needs result or error")),
             (#"{"v":1,"from":"n","type":"fetchCancel"}"#, .malformed("id")),
             (#"{"v":1,"type":"hello"}"#, .malformed("from and type are required")),

@@ -88,4 +88,18 @@ public struct MutateRequest: Sendable {
     public let variables: JSONValue
     /// 1 for the first attempt of a mutation, 2 for its first retry, and so on.
     public let attemptNumber: Int
+
+    /// A request; the engine makes its own, a cluster layer makes one for a mutation forwarded to
+    /// this node (with an attempt id the engine never uses, so its answer changes nothing here).
+    public init(
+        attempt: MutationAttemptID, mutator: MutatorID, connection: ConnectionID, key: QueryKey, variables: JSONValue,
+        attemptNumber: Int
+    ) {
+        self.attempt = attempt
+        self.mutator = mutator
+        self.connection = connection
+        self.key = key
+        self.variables = variables
+        self.attemptNumber = attemptNumber
+    }
 }

@@ -1,8 +1,9 @@
-// Fetchers serving the whole cluster. Each node announces its clients' fetcher registrations in
-// its heartbeat; the others register them in their engines under a proxy connection per node, so
-// the engine's own longest-prefix choice (and its failover when a fetcher goes) covers every node.
-// A request the engine sends to a proxy is published on that node's channel; the node sends it to
-// its local fetcher and relays the answer, `fetch.progress` and (the other way) cancellation.
+// Fetchers (and mutators, ClusterCoordinator+Mutators.swift) serving the whole cluster. Each node
+// announces its clients' registrations in its heartbeat; the others register them in their engines
+// under a proxy connection per node, so the engine's own longest-prefix choice (and its failover when
+// a fetcher goes) covers every node. A request the engine sends to a proxy is published on that
+// node's channel; the node sends it to its local fetcher and relays the answer, `fetch.progress` and
+// (the other way) cancellation.
 
 import QuerydCore
 import QuerydJSON
@@ -10,10 +11,15 @@ import QuerydRPC
 
 extension ClusterCoordinator {
     /// The fetcher registrations of this node's own clients (proxies left out), for the heartbeat.
-    var localFetchers: [ClusterMessage.FetcherAdvert] {
-        var adverts: [ClusterMessage.FetcherAdvert] = []
-        for registration in cache.fetcherRegistrations where !ClusterPeers.isProxy(registration.connection) {
-            let advert = ClusterMessage.FetcherAdvert(
+    var localFetchers: [ClusterMessage.Advert] { Self.adverts(of: cache.fetcherRegistrations) }
+
+    /// The mutator registrations of this node's own clients (proxies left out), for the heartbeat.
+    var localMutators: [ClusterMessage.Advert] { Self.adverts(of: server.mutations.mutatorRegistrations) }
+
+    private static func adverts(of registrations: [Registration]) -> [ClusterMessage.Advert] {
+        var adverts: [ClusterMessage.Advert] = []
+        for registration in registrations where !ClusterPeers.isProxy(registration.connection) {
+            let advert = ClusterMessage.Advert(
                 prefix: registration.prefix, exact: registration.exact, cancellable: registration.cancellable)
             if !adverts.contains(advert) { adverts.append(advert) }
         }
@@ -34,9 +40,9 @@ extension ClusterCoordinator {
         send(.fetchRequest(id: request.attempt.rawValue, request: fetch), to: node)
     }
 
-    /// Registers `node`'s fetchers in the engine under a new proxy connection (the old one goes,
-    /// failing what was in flight to it, as a closed connection's fetchers do).
-    func offerFetchers(of node: String, _ fetchers: [ClusterMessage.FetcherAdvert]) {
+    /// Registers `node`'s fetchers and mutators in the engine under a new proxy connection (the old
+    /// one goes, failing what was in flight to it, as a closed connection's registrations do).
+    func offerRegistrations(of node: String, fetchers: [ClusterMessage.Advert], mutators: [ClusterMessage.Advert]) {
         let (proxy, old) = peers.replaceProxy(of: node)
         closeProxy(of: node, old)
         for fetcher in fetchers {
@@ -44,14 +50,19 @@ extension ClusterCoordinator {
                 connection: proxy, prefix: fetcher.prefix, exact: fetcher.exact, cancellable: fetcher.cancellable,
                 defaults: QueryOptions())
         }
+        for mutator in mutators {
+            _ = server.mutations.registerMutator(connection: proxy, prefix: mutator.prefix, exact: mutator.exact)
+        }
     }
 
-    /// `node`'s fetchers are gone (it left, or its fetchers changed): the engine fails the attempts
-    /// sent to them, and retries them elsewhere as its `retry` allows.
+    /// `node`'s registrations are gone (it left, or they changed): the engine fails the attempts
+    /// sent to them, and retries them elsewhere as their `retry` allows.
     func closeProxy(of node: String, _ proxy: ConnectionID?) {
         guard let proxy else { return }
-        forwards.outgoing = forwards.outgoing.filter { $0.value != node }
+        forwards.forget(node: node)
+        mutateForwards.forget(node: node)
         cache.connectionClosed(proxy)
+        server.mutations.connectionClosed(proxy)
         releaseAbandonedLeases()
     }
 
@@ -125,6 +136,10 @@ extension ClusterCoordinator {
         for incoming in forwards.finishAll(on: connection) {
             let error = RPCError(.noFetcher, "Fetcher disconnected")
             send(.fetchAnswer(id: incoming.id, answer: .failure(.init(error.jsonValue))), to: incoming.origin)
+        }
+        for incoming in mutateForwards.finishAll(on: connection) {
+            let error = RPCError(.noFetcher, "Mutator disconnected")
+            send(.mutateAnswer(id: incoming.id, answer: .failure(.init(error.jsonValue))), to: incoming.origin)
         }
     }
 

@@ -24,10 +24,15 @@ public final class ClusterCoordinator {
     private var leases = ClusterLeases()
     /// Write messages made while the link was down, published once it is back (oldest first).
     private var unsent: [[UInt8]] = []
+    /// The writes published on joining after a gap, sent again to each node that joins within
+    /// `replayTicks` after (it may have been cut off too, and missed them), and until when.
+    private var replay: (payloads: [[UInt8]], until: Int)?
     /// The other nodes heard from, and the proxies of their fetchers.
     var peers = ClusterPeers()
-    /// Fetches sent to other nodes' fetchers, and fetches forwarded here.
-    var forwards = ClusterForwards()
+    /// Fetch attempts sent to other nodes' fetchers, and those forwarded here.
+    var forwards = ClusterForwards(AttemptID.init)
+    /// Mutate attempts sent to other nodes' mutators, and those forwarded here.
+    var mutateForwards = ClusterForwards(MutationAttemptID.init)
     private var ticks = 0
     private var messagesIn = 0
     private var messagesOut = 0
@@ -38,6 +43,8 @@ public final class ClusterCoordinator {
     static let tickMs = 100
     /// At most this many writes wait for the link; older ones are dropped (and logged).
     static let maxUnsent = 10_000
+    /// How long after joining the writes made while cut off are sent again to nodes joining (10 s).
+    static let replayTicks = 100
 
     public init(server: Server, bus: any ClusterBus, namespace: String, nodeId: String, leaseMs: Int, logger: Logger) {
         self.server = server
@@ -103,8 +110,9 @@ public final class ClusterCoordinator {
         logger.info("cluster: joined namespace \(layout.namespace) as node \(nodeId)")
         let pending = unsent
         unsent = []
+        replay = pending.isEmpty ? nil : (pending, ticks + Self.replayTicks)
         for payload in pending { publish(payload: payload, queuedWhileDown: true) }
-        publish(.hello(fetchers: localFetchers))
+        publish(.hello(fetchers: localFetchers, mutators: localMutators, joining: true))
         _ = cache.invalidate(QueryFilter(), refetchType: .active)
         server.applyEffects()
     }
@@ -233,10 +241,11 @@ public final class ClusterCoordinator {
 
     private func tick() {
         ticks += 1
+        if let replay, ticks > replay.until { self.replay = nil }
         guard joined else { return }
         let ticksPerSecond = 1000 / Self.tickMs
         if ticks % ticksPerSecond == 0 {
-            publish(.hello(fetchers: localFetchers))
+            publish(.hello(fetchers: localFetchers, mutators: localMutators))
             for peer in peers.expire(before: ticks - 3 * ticksPerSecond) {
                 logger.info("cluster: node \(peer.node) not heard from for 3 s; its fetchers are gone")
                 closeProxy(of: peer.node, peer.proxy)
@@ -293,12 +302,15 @@ public final class ClusterCoordinator {
         }
         guard message.origin != nodeId else { return }
         messagesIn += 1
-        if case .hello(let fetchers) = message.body {
-            if peers.heard(message.origin, at: ticks, fetchers: fetchers) {
-                offerFetchers(of: message.origin, fetchers)
+        if case .hello(let fetchers, let mutators, let joining) = message.body {
+            if peers.heard(message.origin, at: ticks, registrations: (fetchers, mutators)) {
+                offerRegistrations(of: message.origin, fetchers: fetchers, mutators: mutators)
+            }
+            if joining, let replay, ticks <= replay.until {
+                for payload in replay.payloads { publish(payload: payload, queuedWhileDown: false) }
             }
         } else {
-            _ = peers.heard(message.origin, at: ticks, fetchers: nil)
+            _ = peers.heard(message.origin, at: ticks)
         }
         switch message.body {
         case .write(let method, let params):
@@ -321,6 +333,13 @@ public final class ClusterCoordinator {
             if forwards.outgoing[AttemptID(id)] != nil { cache.attemptProgressed(AttemptID(id), data: data) }
         case .fetchCancel(let id):
             cancelForwarded(from: message.origin, id: id)
+        case .mutateRequest(let id, let key, let variables, let attemptNumber):
+            serveForwardedMutation(
+                from: message.origin, id: id, key: key, variables: variables, attemptNumber: attemptNumber)
+        case .mutateAnswer(let id, let answer):
+            forwardedMutationAnswered(MutationAttemptID(id), answer)
+        case .mutateCancel(let id):
+            cancelForwardedMutation(from: message.origin, id: id)
         }
         server.applyEffects()
     }

@@ -16,8 +16,10 @@ public struct ClusterMessage: Equatable {
         case failed(key: QueryKey, error: JSONValue)
         /// The sender gave up the lease of `key` without an outcome (its attempt was withdrawn).
         case released(key: QueryKey)
-        /// The sender is alive (sent every heartbeat), with the fetchers its own clients registered.
-        case hello(fetchers: [FetcherAdvert])
+        /// The sender is alive (sent every heartbeat), with the fetchers and mutators its own
+        /// clients registered; `joining` on the first one after it joined (others then send it
+        /// again the writes they made while they were cut off, which it may have missed).
+        case hello(fetchers: [Advert], mutators: [Advert], joining: Bool = false)
         /// To the node whose fetcher serves `key`: fetch it for the sender (its request `id`).
         case fetchRequest(id: Int, request: ForwardedFetch)
         /// To the node that forwarded request `id`: the fetcher's answer (`{"data": …}`) or error object.
@@ -26,6 +28,12 @@ public struct ClusterMessage: Equatable {
         case fetchProgress(id: Int, data: JSONValue)
         /// To the node serving request `id`: its answer is no longer wanted.
         case fetchCancel(id: Int)
+        /// To the node whose mutator serves `key`: run this attempt for the sender (its request `id`).
+        case mutateRequest(id: Int, key: QueryKey, variables: JSONValue, attemptNumber: Int)
+        /// To the node that forwarded mutate request `id`: the mutator's answer or error object.
+        case mutateAnswer(id: Int, answer: Result<JSONValue, FetchError>)
+        /// To the node serving mutate request `id`: its answer is no longer wanted.
+        case mutateCancel(id: Int)
     }
 
     /// What a forwarded fetch asks of the fetcher (a `fetch` request's params but the fetcher id).
@@ -49,8 +57,8 @@ public struct ClusterMessage: Equatable {
         }
     }
 
-    /// A fetcher registration another node can forward to.
-    public struct FetcherAdvert: Equatable, Sendable {
+    /// A fetcher or mutator registration another node can forward to.
+    public struct Advert: Equatable, Sendable {
         public var prefix: [JSONValue]
         public var exact: Bool
         public var cancellable: Bool
@@ -97,12 +105,11 @@ public struct ClusterMessage: Equatable {
         case .released(let key):
             object["type"] = "released"
             object["key"] = key.jsonValue
-        case .hello(let fetchers):
+        case .hello(let fetchers, let mutators, let joining):
             object["type"] = "hello"
-            object["fetchers"] = .array(
-                fetchers.map {
-                    ["prefix": .array($0.prefix), "exact": .bool($0.exact), "cancellable": .bool($0.cancellable)]
-                })
+            object["fetchers"] = .array(fetchers.map(\.jsonValue))
+            object["mutators"] = .array(mutators.map(\.jsonValue))
+            if joining { object["joining"] = true }
         case .fetchRequest(let id, let request):
             object["type"] = "fetchRequest"
             object["id"] = .number(JSONNumber(id))
@@ -124,6 +131,22 @@ public struct ClusterMessage: Equatable {
             object["data"] = data
         case .fetchCancel(let id):
             object["type"] = "fetchCancel"
+            object["id"] = .number(JSONNumber(id))
+        case .mutateRequest(let id, let key, let variables, let attemptNumber):
+            object["type"] = "mutateRequest"
+            object["id"] = .number(JSONNumber(id))
+            object["key"] = key.jsonValue
+            object["variables"] = variables
+            object["attempt"] = .number(JSONNumber(attemptNumber))
+        case .mutateAnswer(let id, let answer):
+            object["type"] = "mutateAnswer"
+            object["id"] = .number(JSONNumber(id))
+            switch answer {
+            case .success(let result): object["result"] = result
+            case .failure(let error): object["error"] = error.object
+            }
+        case .mutateCancel(let id):
+            object["type"] = "mutateCancel"
             object["id"] = .number(JSONNumber(id))
         }
         return JSONValue.object(object).encoded
@@ -167,15 +190,9 @@ public struct ClusterMessage: Equatable {
         case "released":
             body = .released(key: try key())
         case "hello":
-            guard case .array(let list)? = value["fetchers"] else { throw .malformed("hello needs fetchers") }
-            var fetchers: [FetcherAdvert] = []
-            for item in list {
-                guard case .array(let prefix)? = item["prefix"], case .bool(let exact)? = item["exact"],
-                    case .bool(let cancellable)? = item["cancellable"]
-                else { throw .malformed("a fetcher needs prefix, exact and cancellable") }
-                fetchers.append(FetcherAdvert(prefix: prefix, exact: exact, cancellable: cancellable))
-            }
-            body = .hello(fetchers: fetchers)
+            body = .hello(
+                fetchers: try Advert.list(value["fetchers"]), mutators: try Advert.list(value["mutators"]),
+                joining: value["joining"] == .bool(true))
         case "fetchRequest":
             guard let attemptNumber = value["attempt"]?.intValue else { throw .malformed("fetchRequest needs attempt") }
             var direction: PageDirection?
@@ -202,8 +219,42 @@ public struct ClusterMessage: Equatable {
             body = .fetchProgress(id: try id(), data: data)
         case "fetchCancel":
             body = .fetchCancel(id: try id())
+        case "mutateRequest":
+            guard let variables = value["variables"], let attemptNumber = value["attempt"]?.intValue else {
+                throw .malformed("mutateRequest needs variables and attempt")
+            }
+            body = .mutateRequest(id: try id(), key: try key(), variables: variables, attemptNumber: attemptNumber)
+        case "mutateAnswer":
+            if let result = value["result"] {
+                body = .mutateAnswer(id: try id(), answer: .success(result))
+            } else if let error = value["error"] {
+                body = .mutateAnswer(id: try id(), answer: .failure(FetchError(error)))
+            } else {
+                throw .malformed("mutateAnswer needs result or error")
+            }
+        case "mutateCancel":
+            body = .mutateCancel(id: try id())
         default:
             throw .malformed("unknown type \(type)")
         }
+    }
+}
+
+extension ClusterMessage.Advert {
+    var jsonValue: JSONValue {
+        ["prefix": .array(prefix), "exact": .bool(exact), "cancellable": .bool(cancellable)]
+    }
+
+    /// The registrations of a heartbeat's `fetchers` or `mutators`.
+    static func list(_ value: JSONValue?) throws(ClusterMessage.DecodingError) -> [Self] {
+        guard case .array(let items)? = value else { throw .malformed("hello needs fetchers and mutators") }
+        var adverts: [Self] = []
+        for item in items {
+            guard case .array(let prefix)? = item["prefix"], case .bool(let exact)? = item["exact"],
+                case .bool(let cancellable)? = item["cancellable"]
+            else { throw .malformed("a registration needs prefix, exact and cancellable") }
+            adverts.append(Self(prefix: prefix, exact: exact, cancellable: cancellable))
+        }
+        return adverts
     }
 }

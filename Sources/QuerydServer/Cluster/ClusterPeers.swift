@@ -1,6 +1,6 @@
 // The other nodes of the cluster as this node knows them from their heartbeats: when each was last
-// heard, the fetchers its clients registered, and the proxy connection under which those fetchers
-// are registered in this node's engine (so a fetch for a key only they serve is sent to them).
+// heard, the fetchers and mutators its clients registered, and the proxy connection under which
+// those are registered in this node's engine (so a fetch or mutation only they serve goes to them).
 
 import QuerydCore
 
@@ -8,7 +8,8 @@ import QuerydCore
 struct ClusterPeers {
     struct Peer {
         var heardAt: Int
-        var fetchers: [ClusterMessage.FetcherAdvert] = []
+        var fetchers: [ClusterMessage.Advert] = []
+        var mutators: [ClusterMessage.Advert] = []
         /// The engine connection the node's fetchers are registered under (none without fetchers).
         var proxy: ConnectionID?
     }
@@ -23,14 +24,18 @@ struct ClusterPeers {
 
     var count: Int { peers.count }
 
-    /// The node was heard from at `tick`; with `fetchers` (a heartbeat), returns whether they
-    /// changed (its proxy is then replaced).
-    mutating func heard(_ node: String, at tick: Int, fetchers: [ClusterMessage.FetcherAdvert]?) -> Bool {
+    /// The node was heard from at `tick`; with its registrations (a heartbeat), returns whether
+    /// they changed (its proxy is then replaced).
+    mutating func heard(
+        _ node: String, at tick: Int,
+        registrations: (fetchers: [ClusterMessage.Advert], mutators: [ClusterMessage.Advert])? = nil
+    ) -> Bool {
         var peer = peers[node] ?? Peer(heardAt: tick)
         peer.heardAt = tick
         defer { peers[node] = peer }
-        guard let fetchers, fetchers != peer.fetchers else { return false }
-        peer.fetchers = fetchers
+        guard let registrations, registrations.fetchers != peer.fetchers || registrations.mutators != peer.mutators
+        else { return false }
+        (peer.fetchers, peer.mutators) = registrations
         return true
     }
 
