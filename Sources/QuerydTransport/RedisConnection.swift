@@ -131,17 +131,14 @@ final class RedisConnection {
         }
     }
 
-    /// Delivers one reply (or NULL: the context is being freed) to the command it answers.
+    /// Delivers one reply (or NULL: the context is being freed, and the link goes down first) to its command.
     private func commandDidReply(_ command: RedisPendingCommand, _ reply: UnsafeMutableRawPointer?) {
-        guard let reply else {
-            link?.hiredisCallback { $0.connection(self, didFail: "connection lost before the reply") }
-            command.complete(.error(RedisReply.disconnected("connection lost before the reply")))
-            return
-        }
-        let value = RedisReply(reply)
-        if let link {
-            link.hiredisCallback { _ in command.complete(value) }
-        } else {
+        let lost = "connection lost before the reply"
+        let value = reply.map(RedisReply.init) ?? .error(RedisReply.disconnected(lost))
+        // A retired connection's commands were answered by the link already: completing them does nothing.
+        guard let link else { return command.complete(value) }
+        link.hiredisCallback { link in
+            if reply == nil { link.connection(self, didFail: lost) }
             command.complete(value)
         }
     }

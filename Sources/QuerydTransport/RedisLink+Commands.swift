@@ -5,8 +5,8 @@ extension RedisLink {
     /// Sends one command (arguments as binary-safe byte strings) on the command connection.
     /// `reply` runs exactly once, on the loop: with Redis's reply, or with `.error("QUERYD-DISCONNECTED …")`
     /// when the link is not connected, drops before the reply, or the reply takes longer than the timeout.
-    /// Commands that would change the connection's protocol (SUBSCRIBE and its kin, MONITOR, HELLO, CLIENT REPLY,
-    /// SYNC, PSYNC) get `.error("QUERYD-REFUSED …")`. Failures found at once are delivered on the next loop turn,
+    /// Commands that would change the connection itself (SUBSCRIBE and its kin, MONITOR, HELLO, CLIENT REPLY,
+    /// CLIENT TRACKING, SYNC, PSYNC, RESET, QUIT) get `.error("QUERYD-REFUSED …")`. Failures found at once are delivered on the next loop turn,
     /// never from inside `send`. Blocking commands count against the timeout like any other.
     public func send(_ arguments: [[UInt8]], reply: @escaping (RedisReply) -> Void) {
         loop.assertInLoopThread()

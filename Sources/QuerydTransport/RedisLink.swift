@@ -52,6 +52,10 @@ public final class RedisLink: LoopHandleOwner {
     private var stopped = false
     private var hasConnected = false
     private var failures = 0
+    /// The number of the current connection attempt; results of older attempts' lookups are ignored.
+    private var attempt = 0
+    /// Host name lookups still running, by attempt (they keep the link registered until their callback).
+    private var lookups: [Int: RedisHostLookup] = [:]
     private var random = SystemRandomNumberGenerator()
     /// How many hiredis callbacks of this link are running (nested); contexts are only freed at depth 0.
     private var callbackDepth = 0
@@ -96,6 +100,7 @@ public final class RedisLink: LoopHandleOwner {
         stopped = true
         let failed = outstanding.drain()
         retireConnections()
+        for lookup in lookups.values { lookup.cancel() }
         watchdog.close()
         reconnectTimer.close()
         let changed = state != .disconnected
@@ -106,22 +111,43 @@ public final class RedisLink: LoopHandleOwner {
         updateRegistration()
     }
 
-    /// A new attempt: both connections are opened; their handshakes run from `connectionDidConnect`.
+    /// A new attempt: a host name is looked up first (off the loop thread), then both connections are opened;
+    /// their handshakes run from `connectionDidConnect`.
     private func connect() {
         guard !stopped else { return }
         state = .connecting
         onStateChange?(.connecting)
         guard !stopped, state == .connecting else { return }
-        let command = RedisConnection(role: .command, link: self)
-        let subscriber = RedisConnection(role: .subscriber, link: self)
-        commandConnection = command
-        subscriberConnection = subscriber
+        attempt += 1
         let timeout = commandTimeoutMilliseconds
         watchdog.schedule(afterMilliseconds: UInt64(timeout)) { [weak self] in
             self?.fail("no handshake reply from Redis within \(timeout) ms")
         }
+        guard case .tcp(let host, let port, let database) = endpoint, !RedisHostLookup.isNumeric(host) else {
+            return open(endpoint)
+        }
+        let attempt = self.attempt
+        lookups[attempt] = RedisHostLookup.start(loop: loop, host: host) { [weak self] outcome in
+            guard let self else { return }
+            self.lookups[attempt] = nil
+            self.updateRegistration()
+            guard attempt == self.attempt, self.state == .connecting else { return }
+            switch outcome {
+            case .address(let address): self.open(.tcp(host: address, port: port, database: database))
+            case .failure(let message): self.fail("cannot resolve \(host): \(message)")
+            }
+        }
+        updateRegistration()
+    }
+
+    /// Opens both connections to `target` (the endpoint, with a numeric address for a TCP host).
+    private func open(_ target: RedisEndpoint) {
+        let command = RedisConnection(role: .command, link: self)
+        let subscriber = RedisConnection(role: .subscriber, link: self)
+        commandConnection = command
+        subscriberConnection = subscriber
         for connection in [command, subscriber] {
-            if let problem = connection.open(endpoint, on: loop) {
+            if let problem = connection.open(target, on: loop) {
                 fail("cannot connect the \(connection.role.rawValue) connection: \(problem)")
                 return
             }
@@ -215,9 +241,12 @@ public final class RedisLink: LoopHandleOwner {
         updateRegistration()
     }
 
-    /// The loop holds the link while it has work: started and not stopped, or deferred work pending.
+    /// Host name lookups not finished yet (tests check that none is left behind).
+    var lookupsInFlight: Int { lookups.count }
+
+    /// The loop holds the link while it has work: started and not stopped, deferred work, or lookups running.
     private func updateRegistration() {
-        let needed = !closed && ((started && !stopped) || !nextTurn.isEmpty)
+        let needed = (!closed && ((started && !stopped) || !nextTurn.isEmpty)) || !lookups.isEmpty
         guard needed != registered else { return }
         registered = needed
         if needed {

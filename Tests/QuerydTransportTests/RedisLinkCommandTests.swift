@@ -20,9 +20,7 @@ import Testing
 
     @Test func repliesOfEveryType() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server)
         let link = recorded.link
         #expect(sendAndWait(loop, link, command("SET", "k", "v")) == .status("OK"))
         #expect(sendAndWait(loop, link, command("GET", "k")) == .bulk(Array("v".utf8)))
@@ -48,9 +46,7 @@ import Testing
 
     @Test func bulkStringsAreBinarySafe() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server)
         let key: [UInt8] = [0, 10, 13, 0xFF, 0x20]
         let value: [UInt8] = Array(0...255) + [0, 0, 13, 10, 13, 10]
         #expect(sendAndWait(loop, recorded.link, [Array("SET".utf8), key, value]) == .status("OK"))
@@ -61,9 +57,7 @@ import Testing
 
     @Test func repliesComeBackInOrderForPipelinedCommands() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server)
         var replies: [RedisReply] = []
         for _ in 0..<1_000 {
             recorded.link.send(command("INCR", "counter")) { replies.append($0) }
@@ -96,11 +90,22 @@ import Testing
         finish(loop, recorded.link)
     }
 
+    @Test func tcpHostNameIsLookedUpThenConnected() throws {
+        let server = try RedisServerProcess(tcp: true)
+        let loop = try makeLoop()
+        let port = try #require(server.port)
+        let recorded = RecordedLink(loop: loop, endpoint: try RedisEndpoint(parsing: "redis://localhost:\(port)/2"))
+        recorded.startConnected(loop)
+        #expect(recorded.link.lookupsInFlight == 0)
+        #expect(sendAndWait(loop, recorded.link, command("SET", "t", "1")) == .status("OK"))
+        #expect(try server.command(["SELECT", "2"]) == "+OK\r\n")
+        #expect(recorded.states == [.connecting, .connected])
+        finish(loop, recorded.link)
+    }
+
     @Test func commandsThatWouldChangeTheConnectionAreRefused() throws {
         let server = try RedisServerProcess()
-        let loop = try makeLoop()
-        let recorded = try RecordedLink(loop: loop, server: server)
-        recorded.startConnected(loop)
+        let (loop, recorded) = try connectedLink(to: server)
         for words in [["SUBSCRIBE", "c"], ["monitor"], ["CLIENT", "REPLY", "OFF"], ["HELLO", "3"], ["RESET"]] {
             let reply = sendAndWait(loop, recorded.link, words.map { Array($0.utf8) })
             guard case .error(let message)? = reply else {

@@ -1,5 +1,6 @@
 // Helpers of the Redis link tests: a link on a test server with short timeouts, commands as strings, waiting for
 // replies and states while the loop runs.
+import CLibUV
 import QuerydTestSupport
 import Testing
 
@@ -13,6 +14,10 @@ final class RecordedLink {
     let link: RedisLink
     var states: [RedisLinkState] = []
     var messages: [(channel: String, payload: [UInt8])] = []
+    /// Runs after each state is recorded.
+    var onState: ((RedisLinkState) -> Void)?
+    /// Runs after each message is recorded.
+    var onMessage: (() -> Void)?
 
     init(
         loop: EventLoop, endpoint: RedisEndpoint, credentials: RedisCredentials? = nil,
@@ -21,9 +26,13 @@ final class RecordedLink {
         link = RedisLink(
             loop: loop, endpoint: endpoint, credentials: credentials, commandTimeoutMilliseconds: timeoutMilliseconds,
             reconnectDelays: testDelays)
-        link.onStateChange = { [unowned self] in states.append($0) }
+        link.onStateChange = { [unowned self] in
+            states.append($0)
+            onState?($0)
+        }
         link.onMessage = { [unowned self] channel, payload in
             messages.append((String(decoding: channel, as: UTF8.self), payload))
+            onMessage?()
         }
     }
 
@@ -41,6 +50,18 @@ final class RecordedLink {
         link.start()
         spin(loop, sourceLocation: sourceLocation) { link.state == .connected }
     }
+}
+
+/// A new loop and a link on `server`'s socket, subscribed to `channels`, started and connected.
+func connectedLink(
+    to server: RedisServerProcess, channels: [String] = [], timeoutMilliseconds: Int = 2_000,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> (EventLoop, RecordedLink) {
+    let loop = try makeLoop()
+    let recorded = try RecordedLink(loop: loop, server: server, timeoutMilliseconds: timeoutMilliseconds)
+    if !channels.isEmpty { recorded.link.subscribe(channels.map { Array($0.utf8) }) }
+    recorded.startConnected(loop, sourceLocation: sourceLocation)
+    return (loop, recorded)
 }
 
 /// A command written as strings.
@@ -65,4 +86,37 @@ func finish(_ loop: EventLoop, _ links: RedisLink..., sourceLocation: SourceLoca
     for link in links { link.stop() }
     runIterations(loop, 3)
     finish(loop, sourceLocation: sourceLocation)
+}
+
+/// Runs the loop (blocking in its poll, woken at least every 2 ms) until `condition` holds or `seconds` pass.
+/// Unlike `spin`, it does not busy-loop: the Redis tests wait for timeouts and reconnections of hundreds of ms.
+@discardableResult
+func wait(
+    _ loop: EventLoop, seconds: Int64 = 20, sourceLocation: SourceLocation = #_sourceLocation,
+    until condition: () -> Bool
+) -> Bool {
+    let heartbeat = LoopTimer(loop: loop)
+    defer { heartbeat.close() }
+    func beat() { heartbeat.schedule(afterMilliseconds: 2) { beat() } }
+    beat()
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while !condition() {
+        if ContinuousClock.now > deadline {
+            Issue.record("condition not reached within \(seconds) s", sourceLocation: sourceLocation)
+            return false
+        }
+        _ = uv_run(loop.rawLoop, UV_RUN_ONCE)
+    }
+    return true
+}
+
+/// Runs the loop for `milliseconds` of wall time.
+func run(_ loop: EventLoop, milliseconds: Int64) {
+    let end = ContinuousClock.now + .milliseconds(milliseconds)
+    wait(loop) { ContinuousClock.now >= end }
+}
+
+/// The subscriber count Redis reports for `channel` (`PUBSUB NUMSUB`), read over the helper's own connection.
+func subscriberCount(_ server: RedisServerProcess, _ channel: String) throws -> String {
+    try server.command(["PUBSUB", "NUMSUB", channel])
 }
