@@ -18,6 +18,7 @@ final class RedisClusterBus: ClusterBus {
 
     var linkState: ClusterLinkState { ClusterLinkState(link.state) }
     var reconnects: Int { link.reconnects }
+    var lastFailure: String? { link.lastFailure }
 
     var onLinkStateChange: ((ClusterLinkState) -> Void)? {
         didSet {

@@ -73,6 +73,7 @@ struct ClusterFaultTests {
         let stats = try client.result("server.stats", [:]).member("cluster") ?? nil
         #expect(stats.member("state") != "connected", "\(stats)")
         #expect(stats.member("nodeId") == "n0")
+        #expect(cluster.nodes[0].logTail().contains("cluster: Redis unreachable ("), "\(cluster.nodes[0].logTail())")
         try cluster.redis.start()
         try TestCluster.waitUntilJoined(client, nodes: 1)
         // A second node now hears the first one's writes.
@@ -82,6 +83,31 @@ struct ClusterFaultTests {
         _ = try client.result("query.set", ["key": ["alone"], "data": 2])
         _ = try TestCluster.waitForState(other, ["alone"], "2") { $0.member("data") == 2 }
         #expect(try second.stop() == .exited(0))
+    }
+
+    @Test("a Redis with a password: joined with --cluster-password-file; a wrong one leaves the node serving alone")
+    func passwordFromAFile() throws {
+        let redis = try RedisServerProcess(password: "s3cret")
+        let path = "/tmp/qd-pass-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(path) }
+        func node(_ password: String) throws -> DaemonProcess {
+            PasswordFile.store(password + "\n", at: path)
+            return try DaemonProcess(flags: [
+                "--cluster", redis.unixURL, "--cluster-namespace", "p\(getpid())", "--cluster-password-file", path,
+            ])
+        }
+        let good = try node("s3cret")
+        try TestCluster.waitUntilJoined(try good.connect(), nodes: 1)
+        #expect(try good.stop() == .exited(0))
+        let bad = try node("wrong")
+        let client = try bad.connect()
+        usleep(500_000)
+        let stats = try client.result("server.stats", [:]).member("cluster") ?? nil
+        #expect(stats.member("state") != "connected", "\(stats)")
+        _ = try client.result("query.set", ["key": ["alone"], "data": 1])
+        #expect(!bad.logTail().contains("s3cret") && !bad.logTail().contains("wrong"), "the log shows a password")
+        #expect(bad.logTail().contains("cluster: Redis unreachable ("), "\(bad.logTail())")
+        #expect(try bad.stop() == .exited(0))
     }
 
     @Test("a node finding another layout version in its namespace refuses to join and exits with status 1")
@@ -117,5 +143,15 @@ extension TestCluster {
             usleep(10_000)
         }
         throw IntegrationError("cluster.state stayed \(last.encodedString)")
+    }
+}
+
+/// A test's password file (mode 0600).
+enum PasswordFile {
+    static func store(_ text: String, at path: String) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { return }
+        _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(descriptor, $0.baseAddress, $0.count - 1) }
+        close(descriptor)
     }
 }

@@ -18,6 +18,8 @@ public protocol ClusterBus: AnyObject {
     var linkState: ClusterLinkState { get }
     /// How many times the link came back after being lost.
     var reconnects: Int { get }
+    /// Why the last connection attempt or connection failed, if one did.
+    var lastFailure: String? { get }
     /// Called on the loop whenever `linkState` changes.
     var onLinkStateChange: ((ClusterLinkState) -> Void)? { get set }
     /// Called on the loop for each Pub/Sub message on a subscribed channel.

@@ -21,6 +21,8 @@ public final class ClusterCoordinator {
     private let leaseMs: Int
     /// Whether the layout was checked on the link's current connection: only then is Redis used.
     private(set) var joined = false
+    /// Whether the link's failure to come up was logged since the node last joined (once is enough).
+    private var loggedUnreachable = false
     private var leases = ClusterLeases()
     /// Write messages made while the link was down, published once it is back (oldest first).
     private var unsent: [[UInt8]] = []
@@ -77,7 +79,14 @@ public final class ClusterCoordinator {
 
     private func linkChanged(_ state: ClusterLinkState) {
         guard state == .connected else {
-            guard joined else { return }
+            guard joined else {
+                if state == .disconnected, !loggedUnreachable {
+                    loggedUnreachable = true
+                    logger.warning(
+                        "cluster: Redis unreachable (\(bus.lastFailure ?? "no reason given")); serving alone, retrying")
+                }
+                return
+            }
             joined = false
             logger.warning("cluster: lost Redis (\(state.rawValue)); serving alone until it is back")
             for peer in peers.removeAll() { closeProxy(of: peer.node, peer.proxy) }
@@ -107,6 +116,7 @@ public final class ClusterCoordinator {
     /// not joined, so every local query is invalidated (the active ones refetch, through the lease).
     private func join() {
         joined = true
+        loggedUnreachable = false
         logger.info("cluster: joined namespace \(layout.namespace) as node \(nodeId)")
         let pending = unsent
         unsent = []
