@@ -1,7 +1,8 @@
 // The cluster layer of one node: a consumer of the engine's fetch effects and a source of its
 // inputs. It joins the namespace (layout check), reads shared data before a fetch, takes the fetch
-// lease or waits for its holder's outcome, publishes writes and outcomes, applies other nodes'
-// writes with the same engine methods, and re-invalidates the cache after every gap in the link.
+// lease or waits for its holder's outcome, publishes outcomes and heartbeats, dispatches other
+// nodes' messages, and re-invalidates the cache after every gap in the link. Writes are in
+// ClusterCoordinator+Writes.swift, forwarded fetches and mutations in +Forwarding and +Mutators.
 // Everything runs on the loop thread; commands to Redis are asynchronous (`ClusterBus`).
 
 public import Logging
@@ -281,7 +282,7 @@ public final class ClusterCoordinator {
     }
 
     /// PUBLISHes a payload; a write (`queuedWhileDown`) made while the link is down waits for it.
-    private func publish(payload: [UInt8], queuedWhileDown: Bool) {
+    func publish(payload: [UInt8], queuedWhileDown: Bool) {
         guard joined else {
             if queuedWhileDown { queue(payload) }
             return
@@ -354,103 +355,6 @@ public final class ClusterCoordinator {
         server.applyEffects()
     }
 
-    // MARK: - Writes
-
-    /// Applies a `queries.*` write here and publishes it; the shared copies of the data it makes
-    /// unusable are deleted first (before any refetch it causes reads them).
-    func applyEverywhere(_ write: FilterWrite, method: String, params: JSONValue) -> Int {
-        if write.dropsData { dropShared(matching: write.filter) }
-        let count = write.apply(to: cache)
-        publishWrite(method, params)
-        return count
-    }
-
-    /// Publishes a `query.set` made here, as the data and `dataUpdatedAt` it left (so every node
-    /// writes the same, whatever its own data), and stores it as the shared copy.
-    func wroteData(to key: QueryKey) {
-        guard let state = cache.query(key)?.state, let data = state.data else { return }
-        let params: JSONValue = [
-            "key": key.jsonValue, "data": data, "updatedAt": .number(JSONNumber(state.dataUpdatedAt)),
-        ]
-        wroteData(method: "query.set", params: params, keys: [key])
-    }
-
-    /// Publishes a data write made here (`query.set`, `queries.setData`) and stores the keys' new
-    /// data as their shared copies. `params` carry the resolved `updatedAt`.
-    func wroteData(method: String, params: JSONValue, keys: [QueryKey]) {
-        if joined {
-            for key in keys {
-                guard let state = cache.query(key)?.state, let data = state.data else { continue }
-                let entry = ClusterEntry(key: key, data: data, dataUpdatedAt: state.dataUpdatedAt)
-                bus.send(entry.setCommand(layout, gcTime: cache.gcTime(of: key))) { _ in }
-            }
-        }
-        publishWrite(method, params)
-    }
-
-    /// A mutation wrote `key` here (optimistic data, its rollback, a `setData` result): every node
-    /// gets the state it left, whatever the times (a rollback puts older data back); a rollback to
-    /// no data resets the key everywhere.
-    func mutationWrote(_ key: QueryKey) {
-        guard let state = cache.query(key)?.state else { return }
-        guard let data = state.data else {
-            let filter: JSONValue = ["key": key.jsonValue, "exact": true]
-            if joined { bus.send([bytes("DEL"), layout.dataKey(key)]) { _ in } }
-            publishWrite("queries.reset", ["filter": filter])
-            return
-        }
-        let params: JSONValue = [
-            "key": key.jsonValue, "data": data, "updatedAt": .number(JSONNumber(state.dataUpdatedAt)), "exact": true,
-        ]
-        wroteData(method: "query.set", params: params, keys: [key])
-    }
-
-    /// A mutation invalidated `key` here: so does every node (its shared copy goes first).
-    func mutationInvalidated(_ key: QueryKey) {
-        if joined { bus.send([bytes("DEL"), layout.dataKey(key)]) { _ in } }
-        let filter: JSONValue = ["key": key.jsonValue, "exact": true]
-        publishWrite("queries.invalidate", ["filter": filter])
-    }
-
-    /// Publishes a write made here; made while the link is down, it waits for the link.
-    private func publishWrite(_ method: String, _ params: JSONValue) {
-        let payload = ClusterMessage(origin: nodeId, body: .write(method: method, params: params)).encoded
-        publish(payload: payload, queuedWhileDown: true)
-    }
-
-    private func dropShared(matching filter: QueryFilter) {
-        guard joined else { return }
-        for result in cache.list(filter) { bus.send([bytes("DEL"), layout.dataKey(result.key)]) { _ in } }
-    }
-
-    /// Applies another node's write with the same engine methods (and publishes nothing).
-    private func applyRemoteWrite(_ method: String, _ params: JSONValue, from origin: String) {
-        do {
-            let parsed = try Params(params)
-            if let write = try FilterWrite(method: method, params: parsed) {
-                if write.dropsData { dropShared(matching: write.filter) }
-                _ = write.apply(to: cache)
-            } else if method == "queries.setData" {
-                _ = try? cache.setData(
-                    try parsed.filter(), try parsed.write(),
-                    updatedAt: try parsed.optionalInt("updatedAt").map(Int64.init))
-            } else if method == "query.set", let data = parsed["data"],
-                let updatedAt = try parsed.optionalInt("updatedAt").map(Int64.init)
-            {
-                let key = try parsed.key()
-                // Last writer wins by dataUpdatedAt: an older write than the data here is not applied
-                // (except a mutation's, `exact`, which may put older data back: a rollback).
-                let exact = parsed["exact"] == .bool(true)
-                if !exact, let local = cache.query(key)?.state, local.dataUpdatedAt > updatedAt { return }
-                _ = try? cache.set(key: key, .data(data), updatedAt: updatedAt)
-            } else {
-                logger.warning("cluster: ignored a write of unknown method \(method) from \(origin)")
-            }
-        } catch {
-            logger.warning("cluster: ignored a write \(method) from \(origin): \(error.message)")
-        }
-    }
-
     // MARK: - Statistics
 
     /// `server.stats`'s `cluster` object.
@@ -466,4 +370,4 @@ public final class ClusterCoordinator {
 }
 
 /// A command argument's bytes.
-private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
