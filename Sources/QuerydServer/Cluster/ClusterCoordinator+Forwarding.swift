@@ -108,8 +108,7 @@ extension ClusterCoordinator {
     /// Returns whether `attempt` was one.
     func relayAnswer(_ attempt: AttemptID, answer: JSONValue?, error: JSONValue?) -> Bool {
         guard let incoming = forwards.finish(attempt) else { return false }
-        let relayed: Result<JSONValue, ClusterMessage.FetchError> =
-            error.map { .failure(.init($0)) } ?? .success(answer ?? .null)
+        let relayed = ClusterMessage.FetchError.outcome(answer: answer, error: error)
         send(.fetchAnswer(id: incoming.id, answer: relayed), to: incoming.origin)
         return true
     }

@@ -56,8 +56,7 @@ extension ClusterCoordinator {
     /// A local mutator answered a mutate attempt: one forwarded here goes back to its origin.
     func mutateAnswered(_ attempt: MutationAttemptID, answer: JSONValue?, error: JSONValue?) {
         guard let incoming = mutateForwards.finish(attempt) else { return }
-        let relayed: Result<JSONValue, ClusterMessage.FetchError> =
-            error.map { .failure(.init($0)) } ?? .success(answer ?? .null)
+        let relayed = ClusterMessage.FetchError.outcome(answer: answer, error: error)
         send(.mutateAnswer(id: incoming.id, answer: relayed), to: incoming.origin)
     }
 

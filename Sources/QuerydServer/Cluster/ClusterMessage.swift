@@ -70,10 +70,15 @@ public struct ClusterMessage: Equatable {
         }
     }
 
-    /// A fetcher's error object, as relayed.
+    /// A fetcher's or mutator's error object, as relayed.
     public struct FetchError: Error, Equatable {
         public var object: JSONValue
         public init(_ object: JSONValue) { self.object = object }
+
+        /// The outcome to relay: the error object when there is one, else the answer.
+        static func outcome(answer: JSONValue?, error: JSONValue?) -> Result<JSONValue, FetchError> {
+            error.map { .failure(FetchError($0)) } ?? .success(answer ?? .null)
+        }
     }
 
     /// The sender's node id.
@@ -121,10 +126,7 @@ public struct ClusterMessage: Equatable {
         case .fetchAnswer(let id, let answer):
             object["type"] = "fetchAnswer"
             object["id"] = .number(JSONNumber(id))
-            switch answer {
-            case .success(let result): object["result"] = result
-            case .failure(let error): object["error"] = error.object
-            }
+            Self.write(answer, to: &object)
         case .fetchProgress(let id, let data):
             object["type"] = "fetchProgress"
             object["id"] = .number(JSONNumber(id))
@@ -141,15 +143,20 @@ public struct ClusterMessage: Equatable {
         case .mutateAnswer(let id, let answer):
             object["type"] = "mutateAnswer"
             object["id"] = .number(JSONNumber(id))
-            switch answer {
-            case .success(let result): object["result"] = result
-            case .failure(let error): object["error"] = error.object
-            }
+            Self.write(answer, to: &object)
         case .mutateCancel(let id):
             object["type"] = "mutateCancel"
             object["id"] = .number(JSONNumber(id))
         }
         return JSONValue.object(object).encoded
+    }
+
+    /// An answer's `result` or `error` member.
+    private static func write(_ answer: Result<JSONValue, FetchError>, to object: inout [String: JSONValue]) {
+        switch answer {
+        case .success(let result): object["result"] = result
+        case .failure(let error): object["error"] = error.object
+        }
     }
 
     /// Why a payload is not a message of this layout.
@@ -167,6 +174,11 @@ public struct ClusterMessage: Equatable {
         func key() throws(DecodingError) -> QueryKey {
             guard let member = value["key"], let key = try? QueryKey(member) else { throw .malformed("key") }
             return key
+        }
+        func answer() throws(DecodingError) -> Result<JSONValue, FetchError> {
+            if let result = value["result"] { return .success(result) }
+            guard let error = value["error"] else { throw .malformed("\(type) needs result or error") }
+            return .failure(FetchError(error))
         }
         func id() throws(DecodingError) -> Int {
             guard let id = value["id"]?.intValue else { throw .malformed("id") }
@@ -207,13 +219,7 @@ public struct ClusterMessage: Equatable {
                 direction: direction)
             body = .fetchRequest(id: try id(), request: request)
         case "fetchAnswer":
-            if let result = value["result"] {
-                body = .fetchAnswer(id: try id(), answer: .success(result))
-            } else if let error = value["error"] {
-                body = .fetchAnswer(id: try id(), answer: .failure(FetchError(error)))
-            } else {
-                throw .malformed("fetchAnswer needs result or error")
-            }
+            body = .fetchAnswer(id: try id(), answer: try answer())
         case "fetchProgress":
             guard let data = value["data"] else { throw .malformed("fetchProgress needs data") }
             body = .fetchProgress(id: try id(), data: data)
@@ -225,13 +231,7 @@ public struct ClusterMessage: Equatable {
             }
             body = .mutateRequest(id: try id(), key: try key(), variables: variables, attemptNumber: attemptNumber)
         case "mutateAnswer":
-            if let result = value["result"] {
-                body = .mutateAnswer(id: try id(), answer: .success(result))
-            } else if let error = value["error"] {
-                body = .mutateAnswer(id: try id(), answer: .failure(FetchError(error)))
-            } else {
-                throw .malformed("mutateAnswer needs result or error")
-            }
+            body = .mutateAnswer(id: try id(), answer: try answer())
         case "mutateCancel":
             body = .mutateCancel(id: try id())
         default:
