@@ -21,10 +21,10 @@ extension Server {
     private func apply(_ effect: EngineEffect) {
         switch effect {
         case .sendFetch(let request):
-            if let cluster { cluster.fetch(request) } else { session(for: request.connection)?.send(request) }
+            if let cluster { cluster.fetch(request) } else { sendFetchLocally(request) }
         case .cancelFetch(let attempt, let connection):
             cluster?.fetchWithdrawn(attempt)
-            session(for: connection)?.cancel(.fetch(attempt))
+            cancelFetchLocally(attempt, connection: connection)
         case .push(let view, let subscription, let connection):
             push(view, to: subscription, connection: connection)
         case .answer(let token, let outcome):
@@ -36,10 +36,10 @@ extension Server {
         case .answerAll(let tokens, let outcome):
             answerAll(tokens, outcome)
         case .sendMutate(let request):
-            if let cluster { cluster.mutate(request) } else { session(for: request.connection)?.send(request) }
+            if let cluster { cluster.mutate(request) } else { sendMutateLocally(request) }
         case .cancelMutate(let attempt, let connection):
             cluster?.mutateWithdrawn(attempt)
-            session(for: connection)?.cancel(.mutate(attempt))
+            cancelMutateLocally(attempt, connection: connection)
         case .pushMutation(let state, let subscription, let connection):
             guard let session = session(for: connection) else { return }
             session.outbox.appendMutationPush(state, to: subscription)
@@ -79,7 +79,7 @@ extension Server {
         }
     }
 
-    /// Sends a fetch request to the fetcher's own connection (the cluster layer's way out).
+    /// Sends a fetch request to the fetcher's own connection (also the cluster layer's way out).
     func sendFetchLocally(_ request: FetchRequest) {
         session(for: request.connection)?.send(request)
     }
@@ -89,7 +89,7 @@ extension Server {
         session(for: connection)?.cancel(.fetch(attempt))
     }
 
-    /// Sends a mutate request to the mutator's own connection (the cluster layer's way out).
+    /// Sends a mutate request to the mutator's own connection (also the cluster layer's way out).
     func sendMutateLocally(_ request: MutateRequest) {
         session(for: request.connection)?.send(request)
     }
