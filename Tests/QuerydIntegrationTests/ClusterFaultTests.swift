@@ -64,6 +64,30 @@ struct ClusterFaultTests {
         }
     }
 
+    @Test("a stalled Redis (SIGSTOP) never stalls the loop: pings answered at once, a cold fetch served locally")
+    func stalledRedisNeverStallsTheLoop() throws {
+        let cluster = try TestCluster(nodes: 1)
+        let client = try cluster.connectAll()[0]
+        let fetcher = try cluster.nodes[0].connect()
+        let id = try fetcher.registerFetcher(["stall"])
+        cluster.redis.pause()
+        defer { cluster.redis.resume() }
+        _ = try client.result("query.set", ["key": ["stall", "written"], "data": 1])
+        let call = try client.sendRequest("query.fetch", ["key": ["stall", "cold"]])
+        // The shared-data read waits for Redis; the loop does not.
+        for _ in 0..<20 {
+            let start = Clock.now
+            try client.expectHealthy()
+            #expect(Clock.now - start < 0.2, "a ping took \(Clock.now - start) s")
+            usleep(50_000)
+        }
+        // The read times out (2 s) and the attempt goes to the local fetcher.
+        let request = try fetcher.nextRequest(method: "fetch", timeout: 5)
+        #expect(request.member("params") == ["fetcher": id, "key": ["stall", "cold"], "attempt": 1], "\(request)")
+        try fetcher.respond(id: request.member("id") ?? nil, result: ["data": "local"])
+        #expect(try client.awaitResponse(id: call).member("result")?.member("data") == "local")
+    }
+
     @Test("a node started while Redis is down serves alone, then joins once Redis is up")
     func startsWithRedisDown() throws {
         let cluster = try TestCluster(nodes: 1, redisRunning: false)
