@@ -84,6 +84,45 @@ struct ClusterSharingTests {
         for fetcher in fetchers { try fetcher.expectSilence(for: 0.2) }
     }
 
+    @Test(
+        "an invalidation on node C with subscribers on every node: one refetch in the fleet, every subscriber gets it")
+    func invalidationRefetchesOnceInTheFleet() throws {
+        let cluster = try TestCluster()
+        let clients = try cluster.connectAll()
+        var fetchers: [LineClient] = []
+        for node in cluster.nodes {
+            let fetcher = try node.connect()
+            _ = try fetcher.registerFetcher(["feed"])
+            fetchers.append(fetcher)
+        }
+        _ = try clients[2].result("query.set", ["key": ["feed"], "data": 0])
+        for client in clients {
+            _ = try TestCluster.waitForState(client, ["feed"], "0") { $0.member("data") == 0 }
+            _ = try client.result("query.subscribe", ["key": ["feed"], "options": ["staleTime": "Infinity"]])
+        }
+        #expect(try clients[2].result("queries.invalidate", ["filter": ["key": ["feed"]]]) == ["matched": 1])
+        var holder: Int?
+        var request: JSONValue = nil
+        let deadline = Clock.now + 5
+        while holder == nil, Clock.now < deadline {
+            for (index, fetcher) in fetchers.enumerated() {
+                if let found = try? fetcher.nextRequest(method: "fetch", timeout: 0.05) {
+                    holder = index
+                    request = found
+                }
+            }
+        }
+        let winner = try #require(holder, "nobody refetched")
+        try fetchers[winner].respond(id: request.member("id") ?? nil, result: ["data": 1])
+        for client in clients {
+            let state = try TestCluster.waitForState(client, ["feed"], "refetched") {
+                $0.member("data") == 1 && $0.member("fetchStatus") == "idle"
+            }
+            #expect(state.member("isInvalidated") == false)
+        }
+        for fetcher in fetchers { try fetcher.expectSilence(for: 0.3) }
+    }
+
     @Test("shared data fresh for the caller: another node answers with it, its dataUpdatedAt kept, no fetcher called")
     func sharedDataKeepsDataUpdatedAt() throws {
         let cluster = try TestCluster(nodes: 2)

@@ -11,7 +11,7 @@ import Testing
     @Test func everyMessageRoundTripsThroughItsJSON() throws {
         let key = QueryKey(elements: ["todos", ["page": 2]])
         let bodies: [ClusterMessage.Body] = [
-            .write(method: "queries.invalidate", params: ["filter": ["key": ["todos"]]]),
+            .write(method: "queries.invalidate", params: ["filter": ["key": ["todos"]]], at: 1_700_000_000_000),
             .settled(key: key, data: ["a", 1], dataUpdatedAt: 1_700_000_000_123),
             .failed(key: key, error: ["code": 7, "message": "boom"]),
             .released(key: key),
@@ -52,6 +52,10 @@ import Testing
             (#"{"v":1,"from":"n","type":"fetchAnswer","id":1}"#, .malformed("fetchAnswer needs result or error")),
             (#"{"v":1,"from":"n","type":"fetchCancel"}"#, .malformed("id")),
             (#"{"v":1,"type":"hello"}"#, .malformed("from and type are required")),
+            (
+                #"{"v":1,"from":"n","type":"write","method":"query.set","params":{}}"#,
+                .malformed("write needs method, params and at")
+            ),
             (
                 #"{"v":1,"from":"n","type":"settled","key":["k"],"data":1}"#,
                 .malformed("settled needs data and dataUpdatedAt")

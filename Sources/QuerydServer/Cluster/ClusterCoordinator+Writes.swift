@@ -65,21 +65,35 @@ extension ClusterCoordinator {
 
     /// Publishes a write made here; made while the link is down, it waits for the link.
     func publishWrite(_ method: String, _ params: JSONValue) {
-        let payload = ClusterMessage(origin: nodeId, body: .write(method: method, params: params)).encoded
+        let body = ClusterMessage.Body.write(method: method, params: params, at: cache.now)
+        let payload = ClusterMessage(origin: nodeId, body: body).encoded
         publish(payload: payload, queuedWhileDown: true)
     }
 
-    func dropShared(matching filter: QueryFilter) {
+    /// Deletes the shared copies of the queries `filter` matches here; with `writtenBy`, only those
+    /// stored at or before that time (another node's write: a copy fetched since is kept).
+    func dropShared(matching filter: QueryFilter, writtenBy time: Int64? = nil) {
         guard joined else { return }
-        for result in cache.list(filter) { bus.send([bytes("DEL"), layout.dataKey(result.key)]) { _ in } }
+        let script =
+            "local v = redis.call('get', KEYS[1]) "
+            + "if v and cjson.decode(v).dataUpdatedAt <= tonumber(ARGV[1]) then return redis.call('del', KEYS[1]) end "
+            + "return 0"
+        for result in cache.list(filter) {
+            let key = layout.dataKey(result.key)
+            if let time {
+                bus.send([bytes("EVAL"), bytes(script), bytes("1"), key, bytes(String(time))]) { _ in }
+            } else {
+                bus.send([bytes("DEL"), key]) { _ in }
+            }
+        }
     }
 
     /// Applies another node's write with the same engine methods (and publishes nothing).
-    func applyRemoteWrite(_ method: String, _ params: JSONValue, from origin: String) {
+    func applyRemoteWrite(_ method: String, _ params: JSONValue, at time: Int64, from origin: String) {
         do {
             let parsed = try Params(params)
             if let write = try FilterWrite(method: method, params: parsed) {
-                if write.dropsData { dropShared(matching: write.filter) }
+                if write.dropsData { dropShared(matching: write.filter, writtenBy: time) }
                 _ = write.apply(to: cache)
             } else if method == "queries.setData" {
                 _ = try? cache.setData(

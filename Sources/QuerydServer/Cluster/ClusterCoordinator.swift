@@ -324,8 +324,8 @@ public final class ClusterCoordinator {
             _ = peers.heard(message.origin, at: ticks)
         }
         switch message.body {
-        case .write(let method, let params):
-            applyRemoteWrite(method, params, from: message.origin)
+        case .write(let method, let params, let at):
+            applyRemoteWrite(method, params, at: at, from: message.origin)
         case .settled(let key, let data, let updatedAt):
             for request in leases.takeWaiting(for: key) {
                 cache.attemptSettled(request.attempt, data: data, updatedAt: updatedAt)

@@ -8,8 +8,9 @@ public import QuerydJSON
 public struct ClusterMessage: Equatable {
     /// What the message says.
     public enum Body: Equatable {
-        /// A write made on the sender (a `queries.*` method or `query.set`), to apply with `params`.
-        case write(method: String, params: JSONValue)
+        /// A write made on the sender (a `queries.*` method or `query.set`) at `at` (its clock), to
+        /// apply with `params`.
+        case write(method: String, params: JSONValue, at: Int64)
         /// The sender's fetch of `key` (it held the lease) settled with this data.
         case settled(key: QueryKey, data: JSONValue, dataUpdatedAt: Int64)
         /// The sender's fetch attempt of `key` failed with this error object.
@@ -94,10 +95,11 @@ public struct ClusterMessage: Equatable {
     public var encoded: [UInt8] {
         var object: [String: JSONValue] = ["v": .number(JSONNumber(ClusterLayout.version)), "from": .string(origin)]
         switch body {
-        case .write(let method, let params):
+        case .write(let method, let params, let at):
             object["type"] = "write"
             object["method"] = .string(method)
             object["params"] = params
+            object["at"] = .number(JSONNumber(at))
         case .settled(let key, let data, let updatedAt):
             object["type"] = "settled"
             object["key"] = key.jsonValue
@@ -187,10 +189,10 @@ public struct ClusterMessage: Equatable {
         self.origin = origin
         switch type {
         case "write":
-            guard let method = value["method"]?.stringValue, let params = value["params"] else {
-                throw .malformed("write needs method and params")
-            }
-            body = .write(method: method, params: params)
+            guard let method = value["method"]?.stringValue, let params = value["params"],
+                let at = value["at"]?.intValue
+            else { throw .malformed("write needs method, params and at") }
+            body = .write(method: method, params: params, at: Int64(at))
         case "settled":
             guard let data = value["data"], let updatedAt = value["dataUpdatedAt"]?.intValue else {
                 throw .malformed("settled needs data and dataUpdatedAt")
