@@ -22,8 +22,13 @@ public final class ClusterCoordinator {
     private let leaseMs: Int
     /// Whether the layout was checked on the link's current connection: only then is Redis used.
     private(set) var joined = false
-    /// Whether the link's failure to come up was logged since the node last joined (once is enough).
+    /// Whether the link's failure to come up (or the layout check's) was logged since the node last
+    /// joined (once is enough).
     private var loggedUnreachable = false
+    /// Whether the layout check is waiting for its reply.
+    private var checkingLayout = false
+    /// Whether Redis refused this node (another layout version): it never joins.
+    private var refused = false
     private var leases = ClusterLeases()
     /// Write messages made while the link was down, published once it is back (oldest first).
     private var unsent: [[UInt8]] = []
@@ -95,20 +100,33 @@ public final class ClusterCoordinator {
             server.applyEffects()
             return
         }
-        // SET NX GET: writes the version when the namespace is new, and returns the one there.
+        checkLayout()
+    }
+
+    /// SET NX GET: writes the layout version when the namespace is new, and returns the one there;
+    /// the same joins, another refuses. A failed check is tried again on the next tick.
+    private func checkLayout() {
+        guard !checkingLayout else { return }
+        checkingLayout = true
         let version = Array(String(ClusterLayout.version).utf8)
         bus.send([bytes("SET"), layout.layoutKey, version, bytes("NX"), bytes("GET")]) { [unowned self] reply in
+            checkingLayout = false
+            guard !joined, bus.linkState == .connected else { return }
             switch reply {
             case .null, .bulk(version): join()
             case .bulk(let other):
                 let found = String(decoding: other, as: UTF8.self)
+                refused = true
                 onRefused?(
                     """
                     cluster: Redis holds layout version \(found) for namespace \(layout.namespace) and this node \
                     speaks version \(ClusterLayout.version); refusing to join (run one version per namespace)
                     """)
             default:
-                logger.warning("cluster: cannot read the layout version: \(reply); will retry on the next connection")
+                // Logged once until the node joins (it is tried again every tick).
+                guard !loggedUnreachable else { return }
+                loggedUnreachable = true
+                logger.warning("cluster: cannot read the layout version: \(reply); trying again")
             }
         }
     }
@@ -253,7 +271,10 @@ public final class ClusterCoordinator {
     private func tick() {
         ticks += 1
         if let replay, ticks > replay.until { self.replay = nil }
-        guard joined else { return }
+        guard joined else {
+            if !refused, bus.linkState == .connected { checkLayout() }
+            return
+        }
         let ticksPerSecond = 1000 / Self.tickMs
         if ticks % ticksPerSecond == 0 {
             publish(.hello(fetchers: localFetchers, mutators: localMutators))
