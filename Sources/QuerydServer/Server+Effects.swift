@@ -25,9 +25,10 @@ extension Server {
     private func apply(_ effect: EngineEffect) {
         switch effect {
         case .sendFetch(let request):
-            session(for: request.connection)?.send(request)
+            if let cluster { cluster.fetch(request) } else { sendFetchLocally(request) }
         case .cancelFetch(let attempt, let connection):
-            session(for: connection)?.cancel(.fetch(attempt))
+            cluster?.fetchWithdrawn(attempt)
+            cancelFetchLocally(attempt, connection: connection)
         case .push(let view, let subscription, let connection):
             push(view, to: subscription, connection: connection)
         case .answer(let token, let outcome):
@@ -39,9 +40,10 @@ extension Server {
         case .answerAll(let tokens, let outcome):
             answerAll(tokens, outcome)
         case .sendMutate(let request):
-            session(for: request.connection)?.send(request)
+            if let cluster { cluster.mutate(request) } else { sendMutateLocally(request) }
         case .cancelMutate(let attempt, let connection):
-            session(for: connection)?.cancel(.mutate(attempt))
+            cluster?.mutateWithdrawn(attempt)
+            cancelMutateLocally(attempt, connection: connection)
         case .pushMutation(let state, let subscription, let connection):
             guard let session = session(for: connection) else { return }
             session.outbox.appendMutationPush(state, to: subscription)
@@ -61,6 +63,10 @@ extension Server {
             deliver(event)
         case .pausedMutationsChanged:
             dataObserver?.pausedMutationsChanged()
+        case .mutationWrote(let key):
+            cluster?.mutationWrote(key)
+        case .mutationInvalidated(let key):
+            cluster?.mutationInvalidated(key)
         }
     }
 
@@ -75,6 +81,26 @@ extension Server {
             let error = RPCError(failure: failure)
             for token in tokens { waitingCallers.take(token)?.fail(error) }
         }
+    }
+
+    /// Sends a fetch request to the fetcher's own connection (also the cluster layer's way out).
+    func sendFetchLocally(_ request: FetchRequest) {
+        session(for: request.connection)?.send(request)
+    }
+
+    /// Withdraws a fetch request sent with `sendFetchLocally` (`$/cancelRequest`).
+    func cancelFetchLocally(_ attempt: AttemptID, connection: ConnectionID) {
+        session(for: connection)?.cancel(.fetch(attempt))
+    }
+
+    /// Sends a mutate request to the mutator's own connection (also the cluster layer's way out).
+    func sendMutateLocally(_ request: MutateRequest) {
+        session(for: request.connection)?.send(request)
+    }
+
+    /// Withdraws a mutate request sent with `sendMutateLocally` (`$/cancelRequest`).
+    func cancelMutateLocally(_ attempt: MutationAttemptID, connection: ConnectionID) {
+        session(for: connection)?.cancel(.mutate(attempt))
     }
 
     /// Registers `reply` as waiting for an engine answer; returns the token to hand to the engine.

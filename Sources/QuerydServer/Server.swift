@@ -18,6 +18,11 @@ public final class Server {
     public var dataObserver: (any QueryCacheObserver)? {
         didSet { cache.reportsDataChanges = dataObserver != nil }
     }
+    /// This node's cluster layer (`--cluster`): fetch requests go through it, writes (mutations'
+    /// included) are published by it. Nil on a single host.
+    public var cluster: ClusterCoordinator? {
+        didSet { cache.reportsMutationWrites = cluster != nil }
+    }
     /// The requests waiting for an engine answer.
     var waitingCallers = WaitingCallers()
     /// Every `cache.watch`.
@@ -91,6 +96,7 @@ public final class Server {
         if lastPushSession === session { lastPushSession = nil }
         cache.connectionClosed(session.connection)
         mutations.connectionClosed(session.connection)
+        cluster?.connectionClosed(session.connection)
         countWatches.removeAll(of: session.connection)
         applyEffects()
         cacheWatchers.removeAll(of: session.connection)

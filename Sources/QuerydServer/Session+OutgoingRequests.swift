@@ -54,6 +54,7 @@ extension Session {
             case .fetch(let attempt)? = outgoing.attempt(forRequest: id)
         else { return }
         server.cache.attemptProgressed(attempt, data: data)
+        server.cluster?.fetchProgressed(attempt, data: data)
         server.applyEffects()
     }
 
@@ -72,11 +73,18 @@ extension Session {
     /// Gives the answer to a request (already forgotten by `outgoing`) to its attempt's engine.
     func deliver(_ outcome: Result<JSONValue, RPCError>, to attempt: OutgoingAttempt) {
         switch (attempt, outcome) {
-        case (.fetch(let attempt), .success(let answer)): server.cache.attemptSucceeded(attempt, answer: answer)
-        case (.fetch(let attempt), .failure(let error)): server.cache.attemptFailed(attempt, error: error.jsonValue)
-        case (.mutate(let attempt), .success(let answer)): server.mutations.attemptSucceeded(attempt, answer: answer)
+        case (.fetch(let attempt), .success(let answer)):
+            server.cache.attemptSucceeded(attempt, answer: answer)
+            server.cluster?.fetchAnswered(attempt, answer: answer, error: nil)
+        case (.fetch(let attempt), .failure(let error)):
+            server.cache.attemptFailed(attempt, error: error.jsonValue)
+            server.cluster?.fetchAnswered(attempt, answer: nil, error: error.jsonValue)
+        case (.mutate(let attempt), .success(let answer)):
+            server.mutations.attemptSucceeded(attempt, answer: answer)
+            server.cluster?.mutateAnswered(attempt, answer: answer, error: nil)
         case (.mutate(let attempt), .failure(let error)):
             server.mutations.attemptFailed(attempt, error: error.jsonValue)
+            server.cluster?.mutateAnswered(attempt, answer: nil, error: error.jsonValue)
         }
         server.applyEffects()
     }

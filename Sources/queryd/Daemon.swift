@@ -30,6 +30,8 @@ final class Daemon {
     var persistence: DaemonPersistence?
     /// The bridges holding output until a batch is durable (`--persist-sync always`), by connection id.
     private var holdingBridges: [Int: ConnectionBridge] = [:]
+    /// Why the daemon stopped by itself rather than for a signal (the cluster refused it).
+    var refusal: String?
     private var acceptErrors = RateLimitedLog()
     private var refusals = RateLimitedLog()
 
@@ -238,10 +240,11 @@ final class Daemon {
 
     /// Stops accepting, answers what is in flight with -32003, and stops once connections close
     /// (or after five seconds, whatever a peer does).
-    private func beginShutdown() {
+    func beginShutdown() {
         guard !stopping else { return }
         stopping = true
         logger.info("shutting down")
+        server.cluster?.stop()
         listener?.close(unlinkSocket: true)
         server.shutdown()
         timer.schedule(afterMilliseconds: 5000) { [unowned self] in

@@ -86,6 +86,26 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Move a damaged --persist file (and its -wal, -shm) aside with a timestamped name and start empty.")
     var persistRecover = false
 
+    @Option(
+        help: """
+            Join a cluster of queryd nodes sharing one cache through this Redis: redis://HOST:PORT[/DB] or \
+            unix:///PATH[?db=N]. The password (and ACL user) come from $QUERYD_REDIS_PASSWORD \
+            ($QUERYD_REDIS_USER) or --cluster-password-file, never from the command line.
+            """)
+    var cluster: String?
+
+    @Option(help: "Keeps several clusters apart on one Redis: the prefix of every key and channel.")
+    var clusterNamespace = "queryd"
+
+    @Option(help: "This node's id in the cluster (default: host name and pid, as server.hello's node).")
+    var nodeId: String?
+
+    @Option(help: "Read the Redis password from this file (first line; the user from $QUERYD_REDIS_USER).")
+    var clusterPasswordFile: String?
+
+    @Option(help: "Milliseconds a fetch lease lasts unless its holder renews it (a dead holder's keys wait this long).")
+    var clusterLeaseMs = 5_000
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -98,6 +118,10 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("limits must be positive")
         }
         guard attemptTimeoutMs >= 0 else { throw ValidationError("--attempt-timeout-ms must be 0 or more") }
+        guard clusterLeaseMs >= 100 else { throw ValidationError("--cluster-lease-ms must be 100 or more") }
+        guard !clusterNamespace.isEmpty, !clusterNamespace.contains(where: { "{}".contains($0) }) else {
+            throw ValidationError("--cluster-namespace must be non-empty and without { or }")
+        }
     }
 
     func run() throws {
@@ -133,6 +157,8 @@ struct ServeCommand: ParsableCommand {
         configuration.manualClock = manualClock
         configuration.testMethods = testMethods
         configuration.attemptTimeoutMs = attemptTimeoutMs > 0 ? attemptTimeoutMs : nil
+        if let nodeId { configuration.node = nodeId }
+        let clusterSettings = try clusterSettings(node: configuration.node)
         let persistence = try persistenceSettings()
         // The cache epoch: kept in the --persist file across restarts, else new for this run. Once
         // the server configuration has protocol 2's `epoch` (random by default), it takes part here:
@@ -146,9 +172,11 @@ struct ServeCommand: ParsableCommand {
             try daemon.startPersistence(persistence, epoch: epoch)
             logger.info("persistence: cache epoch \(epoch)")
         }
+        if let clusterSettings { daemon.joinCluster(clusterSettings) }
         try daemon.listen(on: path)
         daemon.run()
         try daemon.persistence?.finish()
+        if let refusal = daemon.refusal { throw Refusal(refusal) }
     }
 
     /// Why the socket's directory is unsafe, if it is: it must be a directory owned by this user

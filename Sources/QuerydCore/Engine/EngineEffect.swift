@@ -43,6 +43,12 @@ public enum EngineEffect {
     /// The set of paused mutations (what `--persist` keeps of mutations) changed (reported only
     /// while `reportsDataChanges`).
     case pausedMutationsChanged
+    /// A mutation wrote the query with this key (an optimistic write, its rollback, a `setData`
+    /// result); reported only while `reportsMutationWrites`.
+    case mutationWrote(QueryKey)
+    /// A mutation invalidated the query with this key (its `invalidate` filters, or a `setData`
+    /// that could not be written); reported only while `reportsMutationWrites`.
+    case mutationInvalidated(QueryKey)
 }
 
 /// One attempt for the server to send to a fetcher.
@@ -56,6 +62,21 @@ public struct FetchRequest: Sendable {
     public let meta: JSONValue?
     /// For an infinite query: the page param to fetch and which way the list grows.
     public let page: (param: JSONValue, direction: PageDirection)?
+
+    /// A request; the engine makes its own, a cluster layer makes one for a fetch forwarded to this
+    /// node (with an attempt id the engine never uses, so its answer changes nothing here).
+    public init(
+        attempt: AttemptID, fetcher: FetcherID, connection: ConnectionID, key: QueryKey, attemptNumber: Int,
+        meta: JSONValue?, page: (param: JSONValue, direction: PageDirection)?
+    ) {
+        self.attempt = attempt
+        self.fetcher = fetcher
+        self.connection = connection
+        self.key = key
+        self.attemptNumber = attemptNumber
+        self.meta = meta
+        self.page = page
+    }
 }
 
 /// One attempt for the server to send to a mutator.
@@ -67,4 +88,18 @@ public struct MutateRequest: Sendable {
     public let variables: JSONValue
     /// 1 for the first attempt of a mutation, 2 for its first retry, and so on.
     public let attemptNumber: Int
+
+    /// A request; the engine makes its own, a cluster layer makes one for a mutation forwarded to
+    /// this node (with an attempt id the engine never uses, so its answer changes nothing here).
+    public init(
+        attempt: MutationAttemptID, mutator: MutatorID, connection: ConnectionID, key: QueryKey, variables: JSONValue,
+        attemptNumber: Int
+    ) {
+        self.attempt = attempt
+        self.mutator = mutator
+        self.connection = connection
+        self.key = key
+        self.variables = variables
+        self.attemptNumber = attemptNumber
+    }
 }

@@ -125,7 +125,7 @@ extension QueryCache {
     }
 
     /// The run an attempt id belongs to, when that attempt is still the run's current one.
-    private func currentRun(for attempt: AttemptID) -> (Query, FetchRun)? {
+    func currentRun(for attempt: AttemptID) -> (Query, FetchRun)? {
         guard let query = attempts[attempt], let run = query.run, run.currentAttempt == attempt else { return nil }
         return (query, run)
     }
@@ -136,6 +136,11 @@ extension QueryCache {
     /// `previousPageParam` for a page). Late or unknown attempts are ignored; an answer without
     /// data is a failed attempt.
     public func attemptSucceeded(_ attempt: AttemptID, answer: JSONValue) {
+        succeed(attempt, answer: answer, at: nil)
+    }
+
+    /// `attemptSucceeded`, with the data's `dataUpdatedAt` given (`nil`: now).
+    func succeed(_ attempt: AttemptID, answer: JSONValue, at updatedAt: Int64?) {
         guard let (query, run) = currentRun(for: attempt) else { return }
         guard let page = answer["data"] else {
             attemptFailed(attempt, error: AttemptError.dataUndefined)
@@ -159,7 +164,9 @@ extension QueryCache {
         // Structural sharing: equal data keeps the stored value, so nothing downstream re-encodes it.
         let stored = query.state.data
         let shared = stored == data ? stored! : data
-        if let bytes = dispatchWrite(.succeeded(data: shared, at: now, fetched: true, pageLinks: links), to: query) {
+        if let bytes = dispatchWrite(
+            .succeeded(data: shared, at: updatedAt ?? now, fetched: true, pageLinks: links), to: query)
+        {
             // Data that could never be sent back fails the fetch (a retry would bring it again).
             fail(run, of: query, error: AttemptError.dataTooLarge(bytes: bytes, max: maxDataBytes))
             return

@@ -19,6 +19,12 @@ extension QueryCache {
     /// does not fit the query (an infinite query's pages shape).
     func writeOptimistic(_ query: Query, _ write: QueryWrite, at time: Int64) throws(CacheFailure) {
         _ = try set(key: query.key, write, updatedAt: time)
+        reportMutationWrite(to: query.key)
+    }
+
+    /// Reports that a mutation wrote the query with `key` (see `reportsMutationWrites`).
+    func reportMutationWrite(to key: QueryKey) {
+        if reportsMutationWrites { effects.append(.mutationWrote(key)) }
     }
 
     /// Whether `query` is still the cache's entry for its key (not removed and replaced).
@@ -40,6 +46,7 @@ extension QueryCache {
         }
         guard restored != query.state else { return }
         dispatch(.replaced(restored), to: query, reportingData: true)
+        reportMutationWrite(to: query.key)
         collectWhenUnused(query, restart: false)
     }
 
@@ -48,6 +55,7 @@ extension QueryCache {
     func invalidate(_ query: Query, refetchType: RefetchType) {
         guard isCached(query) else { return }
         dispatch(.invalidated, to: query)
+        if reportsMutationWrites { effects.append(.mutationInvalidated(query.key)) }
         guard !query.isExcludedFromRefetch else { return }
         switch refetchType {
         case .none: return

@@ -20,6 +20,9 @@ public final class QueryCache {
     public var reportsDataChanges = false
     /// Whether `cacheEvent` effects are reported (while someone watches the whole cache).
     public var reportsCacheEvents = false
+    /// Whether `mutationWrote` / `mutationInvalidated` effects are reported (a cluster publishes
+    /// what mutations do to queries); off, they cost nothing.
+    public var reportsMutationWrites = false
     /// Fetches started and settled, and their durations (`server.stats`).
     public internal(set) var fetchTotals = FetchTotals()
     /// The mutation cache writing to this cache, which handles its own timers' events.
@@ -81,7 +84,8 @@ public final class QueryCache {
         self.jitter = JitterSource(seed: clock is ManualClock ? 0 : UInt64.random(in: 0...UInt64.max))
     }
 
-    var now: Int64 { scheduler.clock.now }
+    /// The cache clock's time now (ms since the Unix epoch).
+    public var now: Int64 { scheduler.clock.now }
 
     func makeSubscriptionID() -> SubscriptionID {
         lastSubscriptionID += 1

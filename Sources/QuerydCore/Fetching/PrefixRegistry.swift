@@ -47,9 +47,9 @@ struct PrefixRegistry<Member: PrefixServer> {
     }
 
     /// The registration that should serve `key`, or nil when none matches.
-    func choose(for key: QueryKey) -> Member? {
+    func choose(for key: QueryKey, where eligible: (Member) -> Bool = { _ in true }) -> Member? {
         var best: Member?
-        for candidate in members where candidate.serves(key) {
+        for candidate in members where candidate.serves(key) && eligible(candidate) {
             guard let current = best else {
                 best = candidate
                 continue

@@ -83,6 +83,8 @@ extension MutationCache {
         }
         if (try? queries.set(key: key, write, updatedAt: nil)) == nil, let query = queries.query(key) {
             queries.invalidate(query, refetchType: .active)
+        } else {
+            queries.reportMutationWrite(to: key)
         }
         if let entry = optimistic[key], !entry.isCurrent(in: queries) { close(entry) }
     }

@@ -6,43 +6,21 @@ import QuerydRPC
 
 enum QueriesMethods {
     static let all: [(String, MethodGate?, MethodHandler)] = [
-        ("queries.invalidate", nil, invalidate),
-        ("queries.refetch", nil, refetch),
-        ("queries.cancel", nil, { call throws(RPCError) in try matched(call) { $0.cancelQueries($1) } }),
-        ("queries.remove", nil, { call throws(RPCError) in try matched(call) { $0.removeQueries($1) } }),
-        ("queries.reset", nil, reset),
+        ("queries.invalidate", nil, { call throws(RPCError) in try filterWrite(call, "queries.invalidate") }),
+        ("queries.refetch", nil, { call throws(RPCError) in try filterWrite(call, "queries.refetch") }),
+        ("queries.cancel", nil, { call throws(RPCError) in try filterWrite(call, "queries.cancel") }),
+        ("queries.remove", nil, { call throws(RPCError) in try filterWrite(call, "queries.remove") }),
+        ("queries.reset", nil, { call throws(RPCError) in try filterWrite(call, "queries.reset") }),
         ("queries.list", nil, list),
         ("queries.setData", nil, setData),
     ]
 
-    static func invalidate(_ call: MethodCall) throws(RPCError) {
-        try call.params.expect(["filter", "refetchType", "cancelRefetch"])
-        let filter = try call.params.filter()
-        var refetchType = RefetchType.active
-        if let member = call.params["refetchType"] {
-            guard let text = member.stringValue, let type = RefetchType(rawValue: text) else {
-                throw Params.invalid("refetchType", "must be \"active\", \"inactive\", \"all\" or \"none\"")
-            }
-            refetchType = type
-        }
-        let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
-        let count = call.cache.invalidate(filter, refetchType: refetchType, cancelRefetch: cancelRefetch)
-        call.reply.succeed(["matched": .number(JSONNumber(count))])
-    }
-
-    /// `queries.refetch {filter?, cancelRefetch?}`.
-    static func refetch(_ call: MethodCall) throws(RPCError) {
-        try call.params.expect(["filter", "cancelRefetch"])
-        let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
-        let count = call.cache.refetchQueries(try call.params.filter(), cancelRefetch: cancelRefetch)
-        call.reply.succeed(["matched": .number(JSONNumber(count))])
-    }
-
-    /// `queries.reset {filter?, cancelRefetch?}`.
-    static func reset(_ call: MethodCall) throws(RPCError) {
-        try call.params.expect(["filter", "cancelRefetch"])
-        let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
-        let count = call.cache.resetQueries(try call.params.filter(), cancelRefetch: cancelRefetch)
+    /// `queries.invalidate {filter?, refetchType?, cancelRefetch?}`, `queries.refetch` / `reset`
+    /// `{filter?, cancelRefetch?}`, `queries.remove` / `cancel` `{filter?}` (see `FilterWrite`);
+    /// in a cluster, also sent to every other node.
+    private static func filterWrite(_ call: MethodCall, _ method: String) throws(RPCError) {
+        guard let write = try FilterWrite(method: method, params: call.params) else { return }
+        let count = call.server.apply(write, method: method, params: call.params.raw)
         call.reply.succeed(["matched": .number(JSONNumber(count))])
     }
 
@@ -66,13 +44,12 @@ enum QueriesMethods {
         // As for `query.set`: subscriptions of this connection with `echo: false` are not pushed.
         call.server.applyEffects()
         for key in keys { call.session.outbox.dropEchoes(ofWriteTo: key) }
+        if let cluster = call.server.cluster {
+            var published = params.members
+            published["updatedAt"] = .number(JSONNumber(updatedAt ?? call.cache.now))
+            cluster.wroteData(method: "queries.setData", params: .object(published), keys: keys)
+        }
         call.reply.succeed(["matched": .number(JSONNumber(keys.count))])
-    }
-
-    private static func matched(_ call: MethodCall, _ operation: (QueryCache, QueryFilter) -> Int) throws(RPCError) {
-        try call.params.expect(["filter"])
-        let count = operation(call.cache, try call.params.filter())
-        call.reply.succeed(["matched": .number(JSONNumber(count))])
     }
 
     /// `queries.list {filter?, cursor?, limit?}`: without `cursor`, every match as an array;

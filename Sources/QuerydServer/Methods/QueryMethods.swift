@@ -81,6 +81,7 @@ enum QueryMethods {
             // pushes are queued once the effects are applied).
             call.server.applyEffects()
             call.session.outbox.dropEchoes(ofWriteTo: key)
+            call.server.cluster?.wroteData(to: key)
             call.reply.succeed(writing: { result.write(to: &$0) })
         } catch  where error.code == RPCErrorCode.limitExceeded.rawValue {
             throw .dataTooLarge(bytes: error.data?["bytes"]?.intValue ?? 0, configuration: call.server.configuration)

@@ -39,7 +39,7 @@ enum ServerMethods {
     static func stats(_ call: MethodCall) throws(RPCError) {
         try call.params.expect([])
         let counts = call.cache.statistics
-        call.reply.succeed([
+        var stats: [String: JSONValue] = [
             "connections": .number(JSONNumber(call.server.connectionCount)),
             "queries": .number(JSONNumber(counts.queries)),
             "subscriptions": .number(JSONNumber(counts.subscriptions)),
@@ -50,7 +50,10 @@ enum ServerMethods {
             "methods": methodCounts(call.server),
             "pushes": .number(JSONNumber(call.server.counters.pushes)),
             "fetches": fetchCounts(call.cache.fetchTotals),
-        ])
+        ]
+        // Only with --cluster: a single host's stats are as they were.
+        if let cluster = call.server.cluster { stats["cluster"] = cluster.statistics }
+        call.reply.succeed(.object(stats))
     }
 
     /// `{"<method>": {"requests", "errors"}}` for each method of the table called at least once.

@@ -75,7 +75,9 @@ final class EffectLog {
             case .cancelMutate(let attempt, _): mutationLog.append(.cancel(attempt))
             case .pushMutation(let state, let subscription, _): mutationLog.append(.push(state, subscription))
             case .answerMutation(let token, let result): mutationOutcomes[token]?.record(result)
-            case .dataChanged, .queryRemoved, .cacheEvent, .pausedMutationsChanged: break
+            case .dataChanged, .queryRemoved, .cacheEvent, .pausedMutationsChanged, .mutationWrote,
+                .mutationInvalidated:
+                break
             }
         }
     }

@@ -315,6 +315,16 @@ export type RetryDelay = number | {
 };
 
 export type ServerStats = {
+  /** Only with --cluster (absent otherwise): the link to Redis (state), this node's id, the nodes heard from in the last 3 s (this one included), fetch leases held now, cluster messages received from other nodes and published, and how many times the link came back. See protocol/cluster.md. */
+  cluster?: {
+    leasesHeld: number;
+    messagesIn: number;
+    messagesOut: number;
+    nodeId: string;
+    nodesSeen: number;
+    reconnects: number;
+    state: "connecting" | "connected" | "disconnected";
+  };
   /** Open connections. */
   connections: number;
   /** Registered fetchers. */
