@@ -41,14 +41,20 @@ extension Query {
         encoded?.deallocate()
         encoded = EncodedBytes(encoding: data)
         markDataChanged()
-        // Kept for long: drop the spare room the parser left in its objects and arrays.
-        obtainActivity().parsedData = data.compacted()
+        // Kept for long by an observed query: drop the spare room the parser left in its objects
+        // and arrays. An unobserved query's parsed data goes when the operation ends
+        // (`dropParsedDataIfUnused`), so it is kept as it is until then.
+        obtainActivity().parsedData = keepsParsedData ? data.compacted() : data
     }
+
+    /// Whether the query keeps its parsed data between operations: it has subscriptions, a
+    /// running fetch, or pages.
+    private var keepsParsedData: Bool { !subscriptions.isEmpty || run != nil || kind == .infinite }
 
     /// Drops the parsed data of a query that has no subscriptions, no running fetch and is not
     /// paged, keeping only its encoded bytes.
     func dropParsedDataIfUnused() {
-        guard keptParsedData != nil, subscriptions.isEmpty, run == nil, kind != .infinite else { return }
+        guard keptParsedData != nil, !keepsParsedData else { return }
         obtainActivity().parsedData = JSONValue?.none
         settleActivity()
     }
