@@ -20,29 +20,46 @@ extension QueryResult {
         write(to: &buffer, shape: .standard)
     }
 
-    /// Appends the state object's JSON, with the members of `shape`, to `buffer`.
+    /// Appends the state object's JSON, with the members of `shape`, to `buffer`. The members whose
+    /// size varies (data, error, failure reason) are encoded first when they are not already; then
+    /// the whole object is written in one pass into room set aside for it (an append per member
+    /// cost more than the rest of a `query.set`'s reply).
     public func write(to buffer: inout [UInt8], shape: StateShape) {
-        // Take the caller's buffer (swap, not copy) so appending never duplicates what it holds.
-        var writer = MemberWriter()
-        swap(&writer.buffer, &buffer)
-        writer.open()
-        if shape.hasData {
-            if let encodedData {
-                writer.raw("data", encodedData)
-            } else if let data {
-                writer.value("data", data)
+        let dataValue: [UInt8]? = shape.hasData ? (encodedData ?? data?.encoded) : nil
+        let errorValue = error?.encoded
+        let failureValue = failureReason?.encoded
+        let room =
+            StateWriter.fixedRoom + (dataValue?.count ?? 0) + (errorValue?.count ?? 0) + (failureValue?.count ?? 0)
+            + key.canonicalByteCount + encodedEpoch.count
+        buffer.append(addingCapacity: room) { span in
+            span.withUnsafeMutableBufferPointer { free, initialized in
+                // Safety: `room` bytes are free from `initialized` on: the variable parts are
+                // counted exactly, and `fixedRoom` covers every name, separator and fixed-size value.
+                let start = free.baseAddress! + initialized
+                var writer = StateWriter(at: start)
+                writeMembers(to: &writer, shape: shape, data: dataValue, error: errorValue, failure: failureValue)
+                assert(writer.at - start <= room, "the state fits the room set aside for it")
+                initialized += writer.at - start
             }
         }
+    }
+
+    /// The members, in canonical order (sorted by name).
+    private func writeMembers(
+        to writer: inout StateWriter, shape: StateShape, data: [UInt8]?, error: [UInt8]?, failure: [UInt8]?
+    ) {
+        writer.open()
+        if let data { writer.bytes("data", data) }
         writer.int("dataUpdateCount", Int64(dataUpdateCount))
         writer.int("dataUpdatedAt", dataUpdatedAt)
         if shape.hasDataVersion, let dataVersion { writer.int("dataVersion", Int64(truncatingIfNeeded: dataVersion)) }
-        writer.raw("epoch", encodedEpoch)
-        writer.value("error", error ?? .null)
+        writer.bytes("epoch", encodedEpoch)
+        writer.bytesOrNull("error", error)
         writer.int("errorUpdateCount", Int64(errorUpdateCount))
         writer.int("errorUpdatedAt", errorUpdatedAt)
         writer.int("failureCount", Int64(failureCount))
-        writer.value("failureReason", failureReason ?? .null)
-        writer.string("fetchStatus", fetchStatus.rawValue)
+        writer.bytesOrNull("failureReason", failure)
+        writer.literal("fetchStatus", fetchStatus.quoted)
         if let infinite {
             writer.bool("hasNextPage", infinite.hasNextPage)
             writer.bool("hasPreviousPage", infinite.hasPreviousPage)
@@ -67,11 +84,11 @@ extension QueryResult {
         writer.bool("isStale", isStale)
         writer.bool("isSuccess", isSuccess)
         writer.name("key")
-        key.write(to: &writer.buffer)
+        key.withCanonicalBytes { writer.raw($0) }
         if let observers { writer.int("observers", Int64(observers)) }
-        writer.string("status", status.rawValue)
+        writer.literal("status", status.quoted)
         writer.int("version", Int64(truncatingIfNeeded: version))
-        buffer = writer.finish()
+        writer.close()
     }
 
     /// The state object as a JSON value (for tests and cold paths).
@@ -83,50 +100,92 @@ extension QueryResult {
     }
 }
 
-/// Appends `"name":value` members of one object, adding the braces and commas.
-private struct MemberWriter {
-    var buffer: [UInt8] = []
-    var first = true
+/// Writes `"name":value` members of one object at a pointer, adding the braces and commas; the
+/// caller sets aside the room (see `fixedRoom`).
+private struct StateWriter {
+    var at: UnsafeMutablePointer<UInt8>
+    private var first = true
 
-    mutating func open() {
-        buffer.append(UInt8(ascii: "{"))
-    }
+    /// Room for everything but the variable parts (data, error, failure reason, key, epoch): the
+    /// 32 members a state can have, each name at most 24 bytes with quotes, colon and comma (28),
+    /// each fixed value at most 20 bytes (a number; booleans, `null` and the statuses are shorter),
+    /// and the braces.
+    static let fixedRoom = 32 * (28 + 20) + 2
+
+    init(at start: UnsafeMutablePointer<UInt8>) { at = start }
+
+    mutating func open() { put(UInt8(ascii: "{")) }
+
+    mutating func close() { put(UInt8(ascii: "}")) }
 
     mutating func name(_ name: StaticString) {
-        if !first { buffer.append(UInt8(ascii: ",")) }
+        if !first { put(UInt8(ascii: ",")) }
         first = false
-        buffer.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { buffer.append(contentsOf: $0) }
-        buffer.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        put(UInt8(ascii: "\""))
+        raw(name)
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
     }
 
-    mutating func raw(_ key: StaticString, _ bytes: [UInt8]) {
+    mutating func bytes(_ key: StaticString, _ value: [UInt8]) {
         name(key)
-        buffer.append(contentsOf: bytes)
+        value.withUnsafeBytes { raw($0) }
     }
 
-    mutating func value(_ key: StaticString, _ value: JSONValue) {
-        name(key)
-        value.write(to: &buffer)
+    mutating func bytesOrNull(_ key: StaticString, _ value: [UInt8]?) {
+        if let value { bytes(key, value) } else { literal(key, "null") }
     }
 
     mutating func int(_ key: StaticString, _ value: Int64) {
         name(key)
-        JSONWriter.writeNumber(JSONNumber(value), to: &buffer)
+        at = JSONWriter.writeInteger(value, at: at)
     }
 
     mutating func bool(_ key: StaticString, _ value: Bool) {
-        name(key)
-        if value { buffer.append(contentsOf: "true".utf8) } else { buffer.append(contentsOf: "false".utf8) }
+        literal(key, value ? "true" : "false")
     }
 
-    mutating func string(_ key: StaticString, _ value: String) {
+    /// A member whose value is `text` as it stands (JSON already).
+    mutating func literal(_ key: StaticString, _ text: StaticString) {
         name(key)
-        JSONWriter.writeString(value, to: &buffer)
+        raw(text)
     }
 
-    consuming func finish() -> [UInt8] {
-        buffer.append(UInt8(ascii: "}"))
-        return buffer
+    mutating func raw(_ text: StaticString) {
+        at.initialize(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        at += text.utf8CodeUnitCount
+    }
+
+    mutating func raw(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }
+        UnsafeMutableRawPointer(at).copyMemory(from: source, byteCount: bytes.count)
+        at += bytes.count
+    }
+
+    private mutating func put(_ byte: UInt8) {
+        at.initialize(to: byte)
+        at += 1
+    }
+}
+
+extension FetchStatus {
+    /// The status as a JSON string.
+    fileprivate var quoted: StaticString {
+        switch self {
+        case .idle: #""idle""#
+        case .fetching: #""fetching""#
+        case .paused: #""paused""#
+        }
+    }
+}
+
+extension QueryStatus {
+    /// The status as a JSON string.
+    fileprivate var quoted: StaticString {
+        switch self {
+        case .pending: #""pending""#
+        case .success: #""success""#
+        case .error: #""error""#
+        }
     }
 }
