@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# all.sh: every benchmark of issue 8 in turn, into one Markdown report: cache hit (cache-hit.sh),
-# thundering herd (herd.sh), fan-out (fanout.sh), prefix invalidation (invalidate.sh), memory
+# all.sh: every benchmark of issue 8 in turn, into one Markdown report: cache hit (cache-hit.sh,
+# pinned, then again unpinned: the scheduler places server and load generator), thundering herd (herd.sh), fan-out (fanout.sh), prefix invalidation (invalidate.sh), memory
 # (memory.sh), the core engine in process (core.sh) and, with PROFILE=1, the callgrind hot spots
 # (profile.sh). queryd is built once and shared. Each script's progress goes to stderr.
 #
 # Environment (all optional):
 #   REPORT=bench/out/report-<UTC time>.md   where the report goes (also printed at the end)
-#   ONLY="cache-hit herd fanout invalidate memory core"   which scripts to run, in this order
+#   ONLY="cache-hit cache-hit-unpinned herd fanout invalidate memory core"   which scripts to run, in this order
 #   PROFILE=0                               1: also run profile.sh (slow: valgrind)
 #   QUICK=0                                 1: a smoke run (few rounds, small sizes)
 #   QUERYD_BIN, QUERYD_SCRATCH_PATH, BUILD_TIMEOUT, PIN, NICE   passed on to every script
@@ -16,7 +16,7 @@ NAME=all
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-7200}
 # shellcheck source=bench/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-ONLY=${ONLY:-"cache-hit herd fanout invalidate memory core"}
+ONLY=${ONLY:-"cache-hit cache-hit-unpinned herd fanout invalidate memory core"}
 PROFILE=${PROFILE:-0}
 QUICK=${QUICK:-0}
 REPORT=${REPORT:-"$HERE/out/report-$(date -u +%Y%m%dT%H%M%SZ).md"}
@@ -48,14 +48,21 @@ for script in $ONLY; do
     log "=== $script ==="
     section="$TMP/$script.md"
     status=0
-    if [[ $script == cache-hit ]]; then
-        # cache-hit.sh has its own CONFIGS; QUICK gives it a short one
-        if [[ "$QUICK" == 1 ]]; then
-            CONFIGS=$CONFIGS_CACHE_HIT "$HERE/cache-hit.sh" >"$section" || status=$?
-        else
-            "$HERE/cache-hit.sh" >"$section" || status=$?
+    if [[ $script == cache-hit || $script == cache-hit-unpinned ]]; then
+        # cache-hit.sh has its own CONFIGS; QUICK gives it a short one. The unpinned run lets the
+        # scheduler place the servers and the load generator (PIN=0).
+        pin=${PIN:-1}
+        heading="### Cache hit: queryd \`query.get\` vs Redis \`GET\`"
+        if [[ $script == cache-hit-unpinned ]]; then
+            pin=0
+            heading="$heading, unpinned"
         fi
-        { echo "### Cache hit: queryd \`query.get\` vs Redis \`GET\`"; echo; } >>"$REPORT"
+        if [[ "$QUICK" == 1 ]]; then
+            PIN=$pin CONFIGS=$CONFIGS_CACHE_HIT "$HERE/cache-hit.sh" >"$section" || status=$?
+        else
+            PIN=$pin "$HERE/cache-hit.sh" >"$section" || status=$?
+        fi
+        { echo "$heading"; echo; } >>"$REPORT"
     else
         "$HERE/$script.sh" >"$section" || status=$?
     fi
