@@ -15,6 +15,8 @@ public final class EventLoop {
     private let thread: pthread_t
     private var owners: [ObjectIdentifier: any LoopHandleOwner] = [:]
     private var beforeSleep: BeforeSleepHook?
+    /// Resumes the connections whose read filled the slab (ReadBudget.swift); made on first use.
+    private var readResumer: ReadResumer?
     private var isRunning = false
 
     /// True once `close()` has closed every handle and `uv_loop_close` succeeded.
@@ -118,9 +120,16 @@ public final class EventLoop {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Resumes reading `connection` once this turn's poll phase is over (see ReadBudget.swift).
+    func resumeAfterPoll(_ connection: StreamConnection) {
+        if readResumer == nil { readResumer = ReadResumer(loop: self) }
+        readResumer?.resumeAfterPoll(connection)
+    }
+
     /// Closes every registered handle and runs non-blocking iterations until all their close callbacks ran.
     func closeAllHandles() {
         beforeSleep = nil
+        readResumer = nil
         var rounds = 0
         while !owners.isEmpty && rounds < 1_000 {
             for owner in Array(owners.values) {

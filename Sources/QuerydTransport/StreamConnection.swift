@@ -1,5 +1,6 @@
-// One Unix stream connection (uv_pipe_t): reads into the loop's slab; writes go to the socket at once when it
-// takes them, else a malloc'd copy of the rest is queued.
+// One Unix stream connection (uv_pipe_t): reads into the loop's slab, at most one slab per loop turn
+// (ReadBudget.swift); writes go to the socket at once when it takes them, else a malloc'd copy of the rest is
+// queued.
 import CLibUV
 import Glibc
 import Synchronization
@@ -25,6 +26,10 @@ public final class StreamConnection: LoopHandleOwner {
     private var closing = false
     private(set) var isShuttingDown = false
     private var receivedEOF = false
+    /// The owner wants reads (`startReading` was called and `stopReading` not since).
+    private var wantsReading = false
+    /// Reading is stopped until the end of this loop turn's poll phase: a read filled the slab.
+    private var pausedForBudget = false
 
     /// Creates an unconnected pipe handle on `loop`, retained by its handle until the close callback.
     init(loop: EventLoop) {
@@ -71,6 +76,18 @@ public final class StreamConnection: LoopHandleOwner {
     /// Starts (or resumes) delivering reads to the delegate. Ignored once EOF arrived or the connection is closing.
     public func startReading() {
         loop.assertInLoopThread()
+        wantsReading = true
+        guard !pausedForBudget else { return }
+        beginReads()
+    }
+
+    /// Called after the poll phase of the turn in which a read filled the slab: reads again if still wanted.
+    func resumeAfterBudget() {
+        pausedForBudget = false
+        if wantsReading { beginReads() }
+    }
+
+    private func beginReads() {
         guard !closing, !isShuttingDown, !receivedEOF else { return }
         let status = uv_read_start(
             asStream(pipe),
@@ -96,6 +113,7 @@ public final class StreamConnection: LoopHandleOwner {
     /// Stops delivering reads (backpressure); the kernel buffers what the peer keeps sending.
     public func stopReading() {
         loop.assertInLoopThread()
+        wantsReading = false
         guard !closing else { return }
         uvMustSucceed(uv_read_stop(asStream(pipe)), "uv_read_stop")
     }
@@ -147,6 +165,12 @@ public final class StreamConnection: LoopHandleOwner {
     private func handleRead(count: Int, base: UnsafeMutablePointer<CChar>?) {
         if count > 0 {
             delegate?.connection(self, didRead: UnsafeRawBufferPointer(start: base, count: count))
+            // A full slab means more may be waiting: the rest waits for the next poll, with the other connections.
+            if count == EventLoop.readSlabSize, wantsReading, !closing, !isShuttingDown, !pausedForBudget {
+                pausedForBudget = true
+                uvMustSucceed(uv_read_stop(asStream(pipe)), "uv_read_stop")
+                loop.resumeAfterPoll(self)
+            }
         } else if count == Int(UV_EOF.rawValue) {
             receivedEOF = true
             if let delegate {
