@@ -50,10 +50,14 @@ extension QueryCache {
             attemptFailed(attempt, error: AttemptError.fetcherDisconnected)
         }
         unfocusedConnections.remove(connection)
-        let owned = subscriptions.values.filter { $0.connection == connection }.map(\.id)
-            .sorted { $0.rawValue < $1.rawValue }
-        for id in owned {
-            try? unsubscribe(id, connection: connection)
+        // Many subscriptions end in slices (QueryCache+Sweeps.swift).
+        let owned = subscriptions.values.filter { $0.connection == connection }
+        guard owned.count <= sweepSliceSize else {
+            unsubscribeInSlices(owned, of: connection)
+            return
+        }
+        for subscription in owned.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+            try? unsubscribe(subscription.id, connection: connection)
         }
     }
 }

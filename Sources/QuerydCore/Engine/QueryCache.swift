@@ -56,6 +56,13 @@ public final class QueryCache {
     var unfocusedConnections = Set<ConnectionID>()
     /// The views subscriptions of the query last published or subscribed to share.
     var sharedViews = ViewShare()
+    /// Work continued across loop turns, in the order it began (QueryCache+Sweeps.swift).
+    var sweeps: [any Sweep] = []
+    var lastSweepID = 0
+    /// The most entries a sweep handles per `continueSweeps()` (and a filter call at once):
+    /// a slice of a few hundred microseconds.
+    public var sweepSliceSize = 512
+
     /// The timeout (ms) of a `fetch` or `mutate` attempt whose options set none; nil for none.
     public var defaultAttemptTimeout: Int64?
 

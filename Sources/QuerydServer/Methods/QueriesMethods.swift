@@ -8,8 +8,8 @@ enum QueriesMethods {
     static let all: [(String, MethodGate?, MethodHandler)] = [
         ("queries.invalidate", nil, invalidate),
         ("queries.refetch", nil, refetch),
-        ("queries.cancel", nil, { call throws(RPCError) in try matched(call) { $0.cancelQueries($1) } }),
-        ("queries.remove", nil, { call throws(RPCError) in try matched(call) { $0.removeQueries($1) } }),
+        ("queries.cancel", nil, { call throws(RPCError) in try matched(call, .cancel) }),
+        ("queries.remove", nil, { call throws(RPCError) in try matched(call, .remove) }),
         ("queries.reset", nil, reset),
         ("queries.list", nil, list),
         ("queries.setData", nil, setData),
@@ -26,24 +26,21 @@ enum QueriesMethods {
             refetchType = type
         }
         let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
-        let count = call.cache.invalidate(filter, refetchType: refetchType, cancelRefetch: cancelRefetch)
-        call.reply.succeed(["matched": .number(JSONNumber(count))])
+        sweep(call, .invalidate(refetchType: refetchType, cancelRefetch: cancelRefetch), filter)
     }
 
     /// `queries.refetch {filter?, cancelRefetch?}`.
     static func refetch(_ call: MethodCall) throws(RPCError) {
         try call.params.expect(["filter", "cancelRefetch"])
         let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
-        let count = call.cache.refetchQueries(try call.params.filter(), cancelRefetch: cancelRefetch)
-        call.reply.succeed(["matched": .number(JSONNumber(count))])
+        sweep(call, .refetch(cancelRefetch: cancelRefetch), try call.params.filter())
     }
 
     /// `queries.reset {filter?, cancelRefetch?}`.
     static func reset(_ call: MethodCall) throws(RPCError) {
         try call.params.expect(["filter", "cancelRefetch"])
         let cancelRefetch = try call.params.bool("cancelRefetch", default: true)
-        let count = call.cache.resetQueries(try call.params.filter(), cancelRefetch: cancelRefetch)
-        call.reply.succeed(["matched": .number(JSONNumber(count))])
+        sweep(call, .reset(cancelRefetch: cancelRefetch), try call.params.filter())
     }
 
     /// `queries.setData {filter, data | mergePatch, updatedAt?}` (setQueriesData): writes to every
@@ -69,10 +66,15 @@ enum QueriesMethods {
         call.reply.succeed(["matched": .number(JSONNumber(keys.count))])
     }
 
-    private static func matched(_ call: MethodCall, _ operation: (QueryCache, QueryFilter) -> Int) throws(RPCError) {
+    private static func matched(_ call: MethodCall, _ operation: FilterOperation) throws(RPCError) {
         try call.params.expect(["filter"])
-        let count = operation(call.cache, try call.params.filter())
-        call.reply.succeed(["matched": .number(JSONNumber(count))])
+        sweep(call, operation, try call.params.filter())
+    }
+
+    /// Runs a filter call; over many queries its answer comes when its sweep is done.
+    private static func sweep(_ call: MethodCall, _ operation: FilterOperation, _ filter: QueryFilter) {
+        call.server.answerFilterCall(
+            call.cache.sweep(operation, filter), reply: call.reply, session: call.session)
     }
 
     /// `queries.list {filter?, cursor?, limit?}`: without `cursor`, every match as an array;

@@ -1,0 +1,204 @@
+// Work over many entries in slices: a filter call matching many queries, the gc of many queries
+// due together, and the subscriptions of a closed connection. Each does at most `sweepSliceSize`
+// entries per `continueSweeps()`, which the server calls once per loop turn while
+// `hasPendingSweeps`; a loop turn therefore never holds a whole sweep over millions of queries.
+//
+// Sweeps run one after another in the order they began (a filter call made while one is pending
+// waits behind it and matches when its turn comes), so filter calls take effect in the order they
+// arrived. Between slices every other input runs as usual and sees the sweep half done: some
+// matches already invalidated (or removed, reset, …) and some not yet. A match that left the cache
+// between slices is skipped; the count a filter call answers is how many matched when it began.
+
+/// Names one pending filter call, for its answer when its sweep is done.
+public struct SweepID: Hashable, Sendable {
+    public let rawValue: Int
+}
+
+/// What a filter call gave: done at once, or a sweep that answers later (`continueSweeps`).
+public enum FilterCallOutcome: Equatable, Sendable {
+    case done(matched: Int)
+    case pending(SweepID)
+}
+
+/// One piece of work continued across loop turns.
+protocol Sweep: AnyObject {
+    /// Whether the work is finished.
+    var isDone: Bool { get }
+    /// Does at most about `budget` entries' work (at least some); returns the budget it used.
+    func advance(in cache: QueryCache, budget: Int) -> Int
+}
+
+extension QueryCache {
+    /// Whether work is left for `continueSweeps()`.
+    public var hasPendingSweeps: Bool { !sweeps.isEmpty }
+
+    /// Runs `operation` on the queries `filter` matches: at once when no sweep is pending and at
+    /// most `sweepSliceSize` match, otherwise as a sweep whose count `continueSweeps()` returns.
+    public func sweep(_ operation: FilterOperation, _ filter: QueryFilter) -> FilterCallOutcome {
+        lastSweepID += 1
+        let id = SweepID(rawValue: lastSweepID)
+        guard sweeps.isEmpty else {
+            sweeps.append(FilterSweep(id: id, operation: operation, filter: filter))
+            return .pending(id)
+        }
+        let found = matching(filter, sorted: false)
+        if found.count <= sweepSliceSize {
+            return .done(matched: perform(operation, on: found.count > 1 ? found.sorted { $0.key < $1.key } : found))
+        }
+        sweeps.append(FilterSweep(id: id, operation: operation, matched: found))
+        return .pending(id)
+    }
+
+    /// Does one slice of the pending sweeps (about `sweepSliceSize` entries), in the order they
+    /// began; returns the filter calls that finished, with how many each matched.
+    public func continueSweeps() -> [(SweepID, matched: Int)] {
+        var finished: [(SweepID, matched: Int)] = []
+        var budget = sweepSliceSize
+        while budget > 0, let sweep = sweeps.first {
+            budget -= sweep.advance(in: self, budget: budget)
+            guard sweep.isDone else { continue }
+            sweeps.removeFirst()
+            if let call = sweep as? FilterSweep { finished.append((call.id, call.matchedCount)) }
+        }
+        return finished
+    }
+
+    /// Starts a gc sweep of the deadline whose first slice collected `collected` queries.
+    func continueCollecting(_ deadline: Int64, collected: Int) {
+        sweeps.append(CollectSweep(deadline: deadline, collected: collected))
+    }
+
+    /// Unsubscribes `owned` (the subscriptions of a closed connection) in slices, by id.
+    func unsubscribeInSlices(_ owned: [Subscription], of connection: ConnectionID) {
+        sweeps.append(UnsubscribeSweep(owned, connection: connection))
+    }
+}
+
+/// Sort moves per unit of a slice's budget: a move is a comparison and a copy, a small part of an
+/// entry's work in a filter pass.
+private let sortMovesPerEntry = 16
+
+/// A filter call over many queries: match (when it began behind another sweep), sort by key in
+/// steps, then each pass over the matches in slices.
+final class FilterSweep: Sweep {
+    let id: SweepID
+    private let operation: FilterOperation
+    private var filter: QueryFilter?
+    private var sorter: IncrementalSort<Query>?
+    private var matched: [Query] = []
+    private(set) var matchedCount = 0
+    private var pass = 0
+    private var index = 0
+    private(set) var isDone = false
+
+    /// A call that matches when its turn comes.
+    init(id: SweepID, operation: FilterOperation, filter: QueryFilter) {
+        self.id = id
+        self.operation = operation
+        self.filter = filter
+    }
+
+    /// A call whose matches (unsorted) were found already.
+    init(id: SweepID, operation: FilterOperation, matched: [Query]) {
+        self.id = id
+        self.operation = operation
+        begin(matched)
+    }
+
+    private func begin(_ found: [Query]) {
+        matchedCount = found.count
+        sorter = IncrementalSort(found) { $0.key < $1.key }
+    }
+
+    func advance(in cache: QueryCache, budget: Int) -> Int {
+        if let filter {
+            // Matching walks the index in one step (collecting references, no sorting).
+            self.filter = nil
+            begin(cache.matching(filter, sorted: false))
+            return budget
+        }
+        if sorter != nil {
+            let moved = sorter!.step(budget: budget * sortMovesPerEntry)
+            if sorter!.isDone {
+                matched = sorter!.items
+                sorter = nil
+                isDone = matched.isEmpty
+            }
+            return max(1, moved / sortMovesPerEntry)
+        }
+        var used = 0
+        while used < budget, !isDone {
+            cache.apply(operation, pass: pass, to: matched[index])
+            used += 1
+            index += 1
+            if index == matched.count {
+                index = 0
+                pass += 1
+                if pass == operation.passes {
+                    isDone = true
+                    matched = []
+                }
+            }
+        }
+        return used
+    }
+}
+
+/// The queries due at one gc deadline beyond the first slice, taken from their bucket in slices.
+final class CollectSweep: Sweep {
+    private let deadline: Int64
+    private var collected: Int
+    private(set) var isDone = false
+
+    init(deadline: Int64, collected: Int) {
+        self.deadline = deadline
+        self.collected = collected
+    }
+
+    func advance(in cache: QueryCache, budget: Int) -> Int {
+        let (count, more) = cache.collectSlice(of: deadline, limit: budget)
+        collected += count
+        if !more {
+            isDone = true
+            cache.collectionEnded(collected: collected)
+        }
+        return max(count, 1)
+    }
+}
+
+/// The subscriptions of a closed connection, sorted by id in steps, then ended in slices.
+final class UnsubscribeSweep: Sweep {
+    private let connection: ConnectionID
+    private var sorter: IncrementalSort<Subscription>?
+    private var owned: [Subscription] = []
+    private var index = 0
+    private(set) var isDone = false
+
+    init(_ owned: [Subscription], connection: ConnectionID) {
+        self.connection = connection
+        sorter = IncrementalSort(owned) { $0.id.rawValue < $1.id.rawValue }
+    }
+
+    func advance(in cache: QueryCache, budget: Int) -> Int {
+        if sorter != nil {
+            let moved = sorter!.step(budget: budget * sortMovesPerEntry)
+            if sorter!.isDone {
+                owned = sorter!.items
+                sorter = nil
+                isDone = owned.isEmpty
+            }
+            return max(1, moved / sortMovesPerEntry)
+        }
+        let end = min(index + budget, owned.count)
+        for subscription in owned[index..<end] {
+            try? cache.unsubscribe(subscription.id, connection: connection)
+        }
+        let used = end - index
+        index = end
+        if index == owned.count {
+            isDone = true
+            owned = []
+        }
+        return max(used, 1)
+    }
+}
