@@ -162,7 +162,7 @@ for r in $ROWS; do
         subscriber=$!
         PIDS+=("$subscriber")
         for _ in $(seq 1200); do
-            grep -q ready "$TMP/subscriber.out" && break
+            grep -qs ready "$TMP/subscriber.out" && break
             kill -0 "$subscriber" 2>/dev/null || fail "subscriber failed"
             sleep 0.1
         done

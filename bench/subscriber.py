@@ -32,7 +32,7 @@ def main() -> None:
             if not chunk:
                 sys.exit("subscriber: the daemon closed the connection")
             pending += chunk
-            if b'"error"' in pending:
+            if b'"error":{' in pending:
                 sys.exit("subscriber: error reply: " + pending[:300].decode(errors="replace"))
             received += pending.count(b"\n")
             pending = pending[pending.rfind(b"\n") + 1 :]

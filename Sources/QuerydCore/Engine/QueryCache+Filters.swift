@@ -36,28 +36,47 @@ extension QueryCache {
     /// (unless `sorted` is false: a count needs no order).
     func matching(_ filter: QueryFilter, sorted: Bool = true) -> [Query] {
         var found: [Query] = []
-        if let key = filter.key, filter.exact {
-            if let query = queries[QueryKey(elements: key)] { found.append(query) }
-        } else if let key = filter.key, !key.isEmpty {
-            queries.forEachMatch(prefix: key) { found.append($0) }
-        } else {
-            found = queries.all
-        }
-        let time = now
-        found = found.filter { query in
-            switch filter.type {
-            case .all: break
-            case .active: if !query.isActive { return false }
-            case .inactive: if query.isActive { return false }
-            }
-            if let stale = filter.stale, query.isStaleForFilters(now: time) != stale { return false }
-            if let status = filter.fetchStatus, query.fetchStatus != status { return false }
-            return true
-        }
+        forEachMatch(filter) { found.append($0) }
         if sorted, found.count > 1 {
             found.sort { $0.key < $1.key }
         }
         return found
+    }
+
+    /// The queries `filter` matches, in no order, as references that are not retained: the walk
+    /// reads only the index's slots (unless the filter reads the queries' state), where retaining
+    /// millions of queries would touch each one's memory. A sweep keeps them valid: see
+    /// `sweepGraveyard`.
+    func unretainedMatches(_ filter: QueryFilter) -> [Unmanaged<Query>] {
+        var found: [Unmanaged<Query>] = []
+        forEachMatch(filter) { found.append(.passUnretained($0)) }
+        return found
+    }
+
+    /// Calls `body` with every query `filter` matches, in no order.
+    private func forEachMatch(_ filter: QueryFilter, _ body: (Query) -> Void) {
+        let time = now
+        let readsState = filter.type != .all || filter.stale != nil || filter.fetchStatus != nil
+        func visit(_ query: Query) {
+            if !readsState || Self.stateMatches(query, filter, now: time) { body(query) }
+        }
+        if let key = filter.key, filter.exact {
+            if let query = queries[QueryKey(elements: key)] { visit(query) }
+        } else {
+            queries.forEachMatch(prefix: filter.key ?? [], visit)
+        }
+    }
+
+    /// Whether the query's activity, staleness and fetch status are what `filter` asks for.
+    private static func stateMatches(_ query: Query, _ filter: QueryFilter, now: Int64) -> Bool {
+        switch filter.type {
+        case .all: break
+        case .active: if !query.isActive { return false }
+        case .inactive: if query.isActive { return false }
+        }
+        if let stale = filter.stale, query.isStaleForFilters(now: now) != stale { return false }
+        if let status = filter.fetchStatus, query.fetchStatus != status { return false }
+        return true
     }
 
     /// Marks matched queries invalidated (stale) and refetches those `refetchType` selects. With

@@ -41,11 +41,15 @@ extension QueryCache {
             sweeps.append(FilterSweep(id: id, operation: operation, filter: filter))
             return .pending(id)
         }
-        let found = matching(filter, sorted: false)
-        if found.count <= sweepSliceSize {
-            return .done(matched: perform(operation, on: found.count > 1 ? found.sorted { $0.key < $1.key } : found))
+        let found = unretainedMatches(filter)
+        guard found.count > sweepSliceSize else {
+            let matched = found.map { $0.takeUnretainedValue() }
+            return .done(
+                matched: perform(operation, on: matched.count > 1 ? matched.sorted { $0.key < $1.key } : matched))
         }
-        sweeps.append(FilterSweep(id: id, operation: operation, matched: found))
+        let sweep = FilterSweep(id: id, operation: operation, filter: nil)
+        sweep.begin(found, in: self)
+        sweeps.append(sweep)
         return .pending(id)
     }
 
@@ -68,6 +72,12 @@ extension QueryCache {
         sweeps.append(CollectSweep(deadline: deadline, collected: collected))
     }
 
+    /// Keeps the queries that leave the cache while a filter sweep holds unretained references
+    /// to its matches (`sweepGraveyard` not nil); they are let go in slices after it.
+    func holdWhileSwept(_ query: Query) {
+        sweepGraveyard?.append(query)
+    }
+
     /// Unsubscribes `owned` (the subscriptions of a closed connection) in slices, by id.
     func unsubscribeInSlices(_ owned: [Subscription], of connection: ConnectionID) {
         sweeps.append(UnsubscribeSweep(owned, connection: connection))
@@ -80,41 +90,43 @@ private let sortMovesPerEntry = 16
 
 /// A filter call over many queries: match (when it began behind another sweep), sort by key in
 /// steps, then each pass over the matches in slices.
+///
+/// The matches are unretained references (`unretainedMatches`): taking or dropping millions of
+/// references would touch every query in one step. They stay valid because a match is either
+/// still in the cache's index, which retains it, or was forgotten since and is then held by
+/// `QueryCache.sweepGraveyard`, which `begin` sets up and `finish` hands to a `ReleaseSweep` only
+/// when this sweep no longer reads its matches. Only the sweep at the head of the queue has
+/// matches, so one graveyard serves.
 final class FilterSweep: Sweep {
     let id: SweepID
     private let operation: FilterOperation
     private var filter: QueryFilter?
-    private var sorter: IncrementalSort<Query>?
-    private var matched: [Query] = []
+    private var sorter: IncrementalSort<Unmanaged<Query>>?
+    private var matched: [Unmanaged<Query>] = []
     private(set) var matchedCount = 0
     private var pass = 0
     private var index = 0
     private(set) var isDone = false
 
-    /// A call that matches when its turn comes.
-    init(id: SweepID, operation: FilterOperation, filter: QueryFilter) {
+    /// A call that matches when its turn comes (or whose matches `begin` gives).
+    init(id: SweepID, operation: FilterOperation, filter: QueryFilter?) {
         self.id = id
         self.operation = operation
         self.filter = filter
     }
 
-    /// A call whose matches (unsorted) were found already.
-    init(id: SweepID, operation: FilterOperation, matched: [Query]) {
-        self.id = id
-        self.operation = operation
-        begin(matched)
-    }
-
-    private func begin(_ found: [Query]) {
+    /// Takes the matches (unsorted) and starts keeping what leaves the cache.
+    func begin(_ found: [Unmanaged<Query>], in cache: QueryCache) {
         matchedCount = found.count
-        sorter = IncrementalSort(found) { $0.key < $1.key }
+        cache.sweepGraveyard = cache.sweepGraveyard ?? []
+        sorter = IncrementalSort(found) { $0.takeUnretainedValue().key < $1.takeUnretainedValue().key }
     }
 
     func advance(in cache: QueryCache, budget: Int) -> Int {
         if let filter {
             // Matching walks the index in one step (collecting references, no sorting).
             self.filter = nil
-            begin(cache.matching(filter, sorted: false))
+            begin(cache.unretainedMatches(filter), in: cache)
             return budget
         }
         if sorter != nil {
@@ -122,25 +134,47 @@ final class FilterSweep: Sweep {
             if sorter!.isDone {
                 matched = sorter!.items
                 sorter = nil
-                isDone = matched.isEmpty
+                if matched.isEmpty { finish(in: cache) }
             }
             return max(1, moved / sortMovesPerEntry)
         }
         var used = 0
         while used < budget, !isDone {
-            cache.apply(operation, pass: pass, to: matched[index])
+            cache.apply(operation, pass: pass, to: matched[index].takeUnretainedValue())
             used += 1
             index += 1
             if index == matched.count {
                 index = 0
                 pass += 1
-                if pass == operation.passes {
-                    isDone = true
-                    matched = []
-                }
+                if pass == operation.passes { finish(in: cache) }
             }
         }
         return used
+    }
+
+    /// Drops the matches, then lets the graveyard go (in slices).
+    private func finish(in cache: QueryCache) {
+        isDone = true
+        matched = []
+        if let held = cache.sweepGraveyard, !held.isEmpty { cache.sweeps.append(ReleaseSweep(held)) }
+        cache.sweepGraveyard = nil
+    }
+}
+
+/// Queries a filter sweep kept alive, released a slice at a time (each release may free one).
+final class ReleaseSweep: Sweep {
+    private var held: [Query]
+
+    init(_ held: [Query]) {
+        self.held = held
+    }
+
+    var isDone: Bool { held.isEmpty }
+
+    func advance(in cache: QueryCache, budget: Int) -> Int {
+        let count = min(budget, held.count)
+        held.removeLast(count)
+        return max(count, 1)
     }
 }
 
@@ -166,11 +200,12 @@ final class CollectSweep: Sweep {
     }
 }
 
-/// The subscriptions of a closed connection, sorted by id in steps, then ended in slices.
+/// The subscriptions of a closed connection, sorted by id in steps, then ended in slices (each
+/// let go in its slice, so freeing them is spread too).
 final class UnsubscribeSweep: Sweep {
     private let connection: ConnectionID
     private var sorter: IncrementalSort<Subscription>?
-    private var owned: [Subscription] = []
+    private var owned: [Subscription?] = []
     private var index = 0
     private(set) var isDone = false
 
@@ -189,16 +224,17 @@ final class UnsubscribeSweep: Sweep {
             }
             return max(1, moved / sortMovesPerEntry)
         }
+        let start = index
         let end = min(index + budget, owned.count)
-        for subscription in owned[index..<end] {
-            try? cache.unsubscribe(subscription.id, connection: connection)
+        while index < end {
+            if let subscription = owned[index] { try? cache.unsubscribe(subscription.id, connection: connection) }
+            owned[index] = nil
+            index += 1
         }
-        let used = end - index
-        index = end
         if index == owned.count {
             isDone = true
             owned = []
         }
-        return max(used, 1)
+        return max(end - start, 1)
     }
 }

@@ -58,6 +58,9 @@ public final class QueryCache {
     var sharedViews = ViewShare()
     /// Work continued across loop turns, in the order it began (QueryCache+Sweeps.swift).
     var sweeps: [any Sweep] = []
+    /// While a filter sweep holds unretained references to its matches, the queries that leave
+    /// the cache, kept alive until it is done (see `FilterSweep`); nil otherwise.
+    var sweepGraveyard: [Query]?
     var lastSweepID = 0
     /// The most entries a sweep handles per `continueSweeps()` (and a filter call at once):
     /// a slice of a few hundred microseconds.
@@ -136,6 +139,7 @@ public final class QueryCache {
     func forget(_ query: Query) {
         guard queries.remove(query) else { return }
         query.isForgotten = true
+        holdWhileSwept(query)
         retiredVersion = max(retiredVersion, query.version)
         sharedViews.forget(query)
         if reportsDataChanges { effects.append(.queryRemoved(query.key)) }

@@ -97,11 +97,15 @@ import Testing
         _ = h.cache.continueSweeps()
         // ["m", 9] comes late in key order ("9" after the other digits): still untouched.
         #expect(h.cache.query(key("m", 9))?.state.isInvalidated == false)
+        weak var removed = h.cache.query(key("m", 9))
         #expect(h.cache.removeQueries(filter(["key": ["m", 9]])) == 1)
+        // The sweep still refers to it: it is kept until the sweep is done.
+        #expect(removed != nil)
         h.set(key("m", 99), 99)
         let finished = drain(h).flatMap { $0 }
         #expect(finished.map(\.matched) == [13])
         #expect(h.cache.query(key("m", 9)) == nil)
+        #expect(removed == nil)
         #expect(h.cache.query(key("m", 99))?.state.isInvalidated == false)
         #expect(h.sends(for: key("m", 9)).isEmpty)
         #expect(h.sends(for: key("m", 99)).isEmpty)
