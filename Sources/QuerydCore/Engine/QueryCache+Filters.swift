@@ -36,7 +36,7 @@ extension QueryCache {
     /// (unless `sorted` is false: a count needs no order).
     func matching(_ filter: QueryFilter, sorted: Bool = true) -> [Query] {
         var found: [Query] = []
-        forEachMatch(filter) { found.append($0) }
+        forEachMatch(filter) { found.append($0.takeUnretainedValue()) }
         if sorted, found.count > 1 {
             found.sort { $0.key < $1.key }
         }
@@ -46,24 +46,24 @@ extension QueryCache {
     /// The queries `filter` matches, in no order, as references that are not retained: the walk
     /// reads only the index's slots (unless the filter reads the queries' state), where retaining
     /// millions of queries would touch each one's memory. A sweep keeps them valid: see
-    /// `sweepGraveyard`.
+    /// `FilterSweep`.
     func unretainedMatches(_ filter: QueryFilter) -> [Unmanaged<Query>] {
         var found: [Unmanaged<Query>] = []
-        forEachMatch(filter) { found.append(.passUnretained($0)) }
+        forEachMatch(filter) { found.append($0) }
         return found
     }
 
-    /// Calls `body` with every query `filter` matches, in no order.
-    private func forEachMatch(_ filter: QueryFilter, _ body: (Query) -> Void) {
+    /// Calls `body` with every query `filter` matches, unretained, in no order.
+    private func forEachMatch(_ filter: QueryFilter, _ body: (Unmanaged<Query>) -> Void) {
         let time = now
         let readsState = filter.type != .all || filter.stale != nil || filter.fetchStatus != nil
-        func visit(_ query: Query) {
-            if !readsState || Self.stateMatches(query, filter, now: time) { body(query) }
+        func visit(_ query: Unmanaged<Query>) {
+            if !readsState || Self.stateMatches(query.takeUnretainedValue(), filter, now: time) { body(query) }
         }
         if let key = filter.key, filter.exact {
-            if let query = queries[QueryKey(elements: key)] { visit(query) }
+            if let query = queries[QueryKey(elements: key)] { visit(.passUnretained(query)) }
         } else {
-            queries.forEachMatch(prefix: filter.key ?? [], visit)
+            queries.forEachUnretainedMatch(prefix: filter.key ?? [], visit)
         }
     }
 
