@@ -51,13 +51,13 @@ extension QueryCache {
         }
         unfocusedConnections.remove(connection)
         // Many subscriptions end in slices (QueryCache+Sweeps.swift).
-        let owned = subscriptions.values.filter { $0.connection == connection }
+        let owned = Array(subscriptionIDsByConnection[connection] ?? [])
         guard owned.count <= sweepSliceSize else {
             unsubscribeInSlices(owned, of: connection)
             return
         }
-        for subscription in owned.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
-            try? unsubscribe(subscription.id, connection: connection)
+        for id in owned.sorted(by: { $0.rawValue < $1.rawValue }) {
+            try? unsubscribe(id, connection: connection)
         }
     }
 }

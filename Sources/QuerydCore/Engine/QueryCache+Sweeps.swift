@@ -79,7 +79,7 @@ extension QueryCache {
     }
 
     /// Unsubscribes `owned` (the subscriptions of a closed connection) in slices, by id.
-    func unsubscribeInSlices(_ owned: [Subscription], of connection: ConnectionID) {
+    func unsubscribeInSlices(_ owned: [SubscriptionID], of connection: ConnectionID) {
         sweeps.append(UnsubscribeSweep(owned, connection: connection))
     }
 }
@@ -179,39 +179,46 @@ final class ReleaseSweep: Sweep {
 }
 
 /// The queries due at one gc deadline beyond the first slice, taken from their bucket in slices.
+/// The memory of a large collection goes back to the system every `collectionReleasingMemory`
+/// queries (each return then covers only what was freed since the last, a bounded step) and once
+/// more at the end.
 final class CollectSweep: Sweep {
     private let deadline: Int64
     private var collected: Int
+    private var unreleased: Int
     private(set) var isDone = false
 
     init(deadline: Int64, collected: Int) {
         self.deadline = deadline
         self.collected = collected
+        self.unreleased = collected
     }
 
     func advance(in cache: QueryCache, budget: Int) -> Int {
         let (count, more) = cache.collectSlice(of: deadline, limit: budget)
         collected += count
-        if !more {
-            isDone = true
-            cache.collectionEnded(collected: collected)
+        unreleased += count
+        let threshold = QueryCache.collectionReleasingMemory
+        if unreleased >= threshold || (!more && collected >= threshold && unreleased > 0) {
+            SystemMemory.releaseFreePages()
+            unreleased = 0
         }
+        isDone = !more
         return max(count, 1)
     }
 }
 
-/// The subscriptions of a closed connection, sorted by id in steps, then ended in slices (each
-/// let go in its slice, so freeing them is spread too).
+/// The subscriptions of a closed connection, sorted by id in steps, then ended in slices.
 final class UnsubscribeSweep: Sweep {
     private let connection: ConnectionID
-    private var sorter: IncrementalSort<Subscription>?
-    private var owned: [Subscription?] = []
+    private var sorter: IncrementalSort<SubscriptionID>?
+    private var owned: [SubscriptionID] = []
     private var index = 0
     private(set) var isDone = false
 
-    init(_ owned: [Subscription], connection: ConnectionID) {
+    init(_ owned: [SubscriptionID], connection: ConnectionID) {
         self.connection = connection
-        sorter = IncrementalSort(owned) { $0.id.rawValue < $1.id.rawValue }
+        sorter = IncrementalSort(owned) { $0.rawValue < $1.rawValue }
     }
 
     func advance(in cache: QueryCache, budget: Int) -> Int {
@@ -224,17 +231,14 @@ final class UnsubscribeSweep: Sweep {
             }
             return max(1, moved / sortMovesPerEntry)
         }
-        let start = index
         let end = min(index + budget, owned.count)
-        while index < end {
-            if let subscription = owned[index] { try? cache.unsubscribe(subscription.id, connection: connection) }
-            owned[index] = nil
-            index += 1
-        }
+        for id in owned[index..<end] { try? cache.unsubscribe(id, connection: connection) }
+        let used = end - index
+        index = end
         if index == owned.count {
             isDone = true
             owned = []
         }
-        return max(end - start, 1)
+        return max(used, 1)
     }
 }

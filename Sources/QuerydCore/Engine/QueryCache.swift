@@ -33,6 +33,9 @@ public final class QueryCache {
     /// `queries.setDefaults` entries.
     var queryDefaults = PrefixDefaults<QueryOptions>()
     var subscriptions: [SubscriptionID: Subscription] = [:]
+    /// The ids of `subscriptions` by connection, so a closing connection finds its own without a
+    /// walk over every subscription's memory.
+    var subscriptionIDsByConnection: [ConnectionID: Set<SubscriptionID>] = [:]
     /// Attempts in flight, by id, with the query they fetch.
     var attempts: [AttemptID: Query] = [:]
     /// Queries whose fetch waits for a fetcher to register.

@@ -22,7 +22,8 @@ struct DeadlineBuckets<Member: DeadlineMember> {
         let deadline: Int64
         /// Members in the order they were added; an entry is live when its member's bucket number
         /// is this bucket's and its slot is the entry's index.
-        var members: [Member]
+        /// nil where `takeDue` handed the member out (so the bucket no longer keeps it alive).
+        var members: [Member?]
         /// How many of `members` still wait for this deadline.
         var live = 1
         /// The entries before this index were handed out by `takeDue` (the bucket is being taken
@@ -127,9 +128,10 @@ struct DeadlineBuckets<Member: DeadlineMember> {
 
     /// Drops the entries of `bucket` that are no longer live and renumbers the slots of the rest.
     private func compact(_ bucket: Bucket, number: UInt32) {
-        var kept: [Member] = []
+        var kept: [Member?] = []
         kept.reserveCapacity(bucket.live)
-        for (index, member) in bucket.members.enumerated() where Self.isLive(member, at: index, number) {
+        for (index, member) in bucket.members.enumerated() {
+            guard let member, Self.isLive(member, at: index, number) else { continue }
             member.bucketSlot = UInt32(kept.count)
             kept.append(member)
         }
@@ -158,19 +160,20 @@ struct DeadlineBuckets<Member: DeadlineMember> {
         }
         var due: [Member] = []
         due.reserveCapacity(min(limit, bucket.live))
-        let members = bucket.members
         var index = bucket.taken
-        while index < members.count, due.count < limit {
-            let member = members[index]
-            if Self.isLive(member, at: index, number) {
+        let count = bucket.members.count
+        while index < count, due.count < limit {
+            // Each entry taken is cleared: the members go with this slice, not with the bucket.
+            if let member = bucket.members[index], Self.isLive(member, at: index, number) {
                 member.bucketNumber = 0
                 due.append(member)
             }
+            bucket.members[index] = nil
             index += 1
         }
         bucket.taken = index
         bucket.live -= due.count
-        guard index < members.count, bucket.live > 0 else {
+        guard index < count, bucket.live > 0 else {
             release(number, deadline: deadline)
             return (due, false)
         }
