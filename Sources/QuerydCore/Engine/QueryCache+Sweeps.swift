@@ -161,11 +161,11 @@ final class FilterSweep: Sweep {
     }
 }
 
-/// Queries a filter sweep kept alive, released a slice at a time (each release may free one).
-final class ReleaseSweep: Sweep {
-    private var held: [Query]
+/// Objects a sweep kept alive, released a slice at a time (each release may free one).
+final class ReleaseSweep<Object: AnyObject>: Sweep {
+    private var held: [Object]
 
-    init(_ held: [Query]) {
+    init(_ held: [Object]) {
         self.held = held
     }
 
@@ -208,11 +208,15 @@ final class CollectSweep: Sweep {
     }
 }
 
-/// The subscriptions of a closed connection, sorted by id in steps, then ended in slices.
+/// The subscriptions of a closed connection, sorted by id in steps, then ended in slices. The
+/// ended ones are kept until the end and then let go in slices: otherwise the last reference to
+/// each would be its cancelled stale timer, and the timer queue's next compaction would free tens
+/// of thousands of them in one step.
 final class UnsubscribeSweep: Sweep {
     private let connection: ConnectionID
     private var sorter: IncrementalSort<SubscriptionID>?
     private var owned: [SubscriptionID] = []
+    private var ended: [Subscription] = []
     private var index = 0
     private(set) var isDone = false
 
@@ -232,12 +236,18 @@ final class UnsubscribeSweep: Sweep {
             return max(1, moved / sortMovesPerEntry)
         }
         let end = min(index + budget, owned.count)
-        for id in owned[index..<end] { try? cache.unsubscribe(id, connection: connection) }
+        for id in owned[index..<end] {
+            guard let subscription = cache.subscriptions[id] else { continue }
+            ended.append(subscription)
+            try? cache.unsubscribe(id, connection: connection)
+        }
         let used = end - index
         index = end
         if index == owned.count {
             isDone = true
             owned = []
+            cache.sweeps.append(ReleaseSweep(ended))
+            ended = []
         }
         return max(used, 1)
     }
