@@ -26,10 +26,8 @@ public final class StreamConnection: LoopHandleOwner {
     private var closing = false
     private(set) var isShuttingDown = false
     private var receivedEOF = false
-    /// The owner wants reads (`startReading` was called and `stopReading` not since).
-    private var wantsReading = false
-    /// Reading is stopped until the end of this loop turn's poll phase: a read filled the slab.
-    private var pausedForBudget = false
+    /// The loop's read turn (`EventLoop.readTurn`) in which a read filled the slab: no more reads this turn.
+    private var spentTurn: UInt64 = .max
 
     /// Creates an unconnected pipe handle on `loop`, retained by its handle until the close callback.
     init(loop: EventLoop) {
@@ -76,26 +74,20 @@ public final class StreamConnection: LoopHandleOwner {
     /// Starts (or resumes) delivering reads to the delegate. Ignored once EOF arrived or the connection is closing.
     public func startReading() {
         loop.assertInLoopThread()
-        wantsReading = true
-        guard !pausedForBudget else { return }
-        beginReads()
-    }
-
-    /// Called after the poll phase of the turn in which a read filled the slab: reads again if still wanted.
-    func resumeAfterBudget() {
-        pausedForBudget = false
-        if wantsReading { beginReads() }
-    }
-
-    private func beginReads() {
         guard !closing, !isShuttingDown, !receivedEOF else { return }
         let status = uv_read_start(
             asStream(pipe),
             { handle, _, buffer in
                 // Safety: the slab is shared by all connections of the loop; libuv calls the read callback right
-                // after this alloc callback and the delegate consumes the bytes before returning.
+                // after this alloc callback and the delegate consumes the bytes before returning. `data` holds the
+                // +1 reference taken in `init` (see the read callback).
                 let loop = EventLoop.owning(handle!.pointee.loop)
-                buffer!.pointee = uv_buf_init(loop.readSlab, UInt32(EventLoop.readSlabSize))
+                let spent = Unmanaged<StreamConnection>.fromOpaque(handle!.pointee.data)._withUnsafeGuaranteedRef {
+                    $0.spentTurn == loop.readTurn
+                }
+                // An empty buffer makes libuv end this turn's reads of the stream (UV_ENOBUFS, ignored below).
+                buffer!.pointee =
+                    spent ? uv_buf_init(nil, 0) : uv_buf_init(loop.readSlab, UInt32(EventLoop.readSlabSize))
             },
             { stream, count, buffer in
                 // Safety: `data` holds the +1 reference taken in `init`, released only in the close callback,
@@ -113,7 +105,6 @@ public final class StreamConnection: LoopHandleOwner {
     /// Stops delivering reads (backpressure); the kernel buffers what the peer keeps sending.
     public func stopReading() {
         loop.assertInLoopThread()
-        wantsReading = false
         guard !closing else { return }
         uvMustSucceed(uv_read_stop(asStream(pipe)), "uv_read_stop")
     }
@@ -165,12 +156,13 @@ public final class StreamConnection: LoopHandleOwner {
     private func handleRead(count: Int, base: UnsafeMutablePointer<CChar>?) {
         if count > 0 {
             delegate?.connection(self, didRead: UnsafeRawBufferPointer(start: base, count: count))
-            // A full slab means more may be waiting: the rest waits for the next poll, with the other connections.
-            if count == EventLoop.readSlabSize, wantsReading, !closing, !isShuttingDown, !pausedForBudget {
-                pausedForBudget = true
-                uvMustSucceed(uv_read_stop(asStream(pipe)), "uv_read_stop")
-                loop.resumeAfterPoll(self)
+            // A full slab means more may be waiting: it waits for the next poll, with the other connections.
+            if count == EventLoop.readSlabSize {
+                spentTurn = loop.readTurn
+                loop.endReadTurnAfterPoll()
             }
+        } else if count == Int(UV_ENOBUFS.rawValue) {
+            return  // this turn's read was spent (see the alloc callback); the stream stays readable
         } else if count == Int(UV_EOF.rawValue) {
             receivedEOF = true
             if let delegate {

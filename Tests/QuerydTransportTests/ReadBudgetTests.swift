@@ -35,7 +35,7 @@ import Testing
         finish(loop)
     }
 
-    @Test func stoppingDuringTheBudgetPauseKeepsTheConnectionStopped() throws {
+    @Test func stoppingAfterAFullReadKeepsTheConnectionStopped() throws {
         let loop = try makeLoop()
         let path = temporarySocketPath()
         let server = try TestServer(loop: loop, path: path) { connection, recorder in
