@@ -1,5 +1,5 @@
 // The read budget: a connection with more than one slab waiting is read one slab per loop turn, and a
-// connection its owner stopped stays stopped across the turn's resume.
+// connection its owner stopped after a full read stays stopped.
 import QuerydTestSupport
 import Testing
 
