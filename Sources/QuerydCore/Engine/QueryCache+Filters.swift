@@ -13,6 +13,20 @@ public enum RefetchType: String, Sendable {
     case active, inactive, all, none
 }
 
+extension RefetchType {
+    /// Whether an invalidation of `query` with this refetch type refetches it (never a disabled or
+    /// static query).
+    func refetches(_ query: Query) -> Bool {
+        guard !query.isExcludedFromRefetch else { return false }
+        switch self {
+        case .none: return false
+        case .active: return query.isActive
+        case .inactive: return !query.isActive
+        case .all: return true
+        }
+    }
+}
+
 /// What a filter call does to every query it matches.
 public enum FilterOperation: Sendable, Equatable {
     case invalidate(refetchType: RefetchType, cancelRefetch: Bool)
@@ -126,14 +140,9 @@ extension QueryCache {
         case (.invalidate, 0):
             dispatch(.invalidated, to: query)
         case (.invalidate(let refetchType, let cancelRefetch), _):
-            guard !query.isExcludedFromRefetch else { return }
-            switch refetchType {
-            case .none: return
-            case .active: if !query.isActive { return }
-            case .inactive: if query.isActive { return }
-            case .all: break
+            if refetchType.refetches(query) {
+                startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
             }
-            startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
         case (.refetch(let cancelRefetch), _):
             if !query.isExcludedFromRefetch {
                 startFetch(query, options: query.lastOptions, cancelRefetch: cancelRefetch)
