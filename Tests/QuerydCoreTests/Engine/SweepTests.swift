@@ -170,4 +170,35 @@ import Testing
         _ = drain(h)
         #expect(h.cache.statistics.queries == 0)
     }
+
+    /// Every filter operation in slices ends as it does at once: the same fetch requests in the
+    /// same order, the same cancels, the same queries left, the same count.
+    @Test(arguments: [
+        FilterOperation.refetch(cancelRefetch: true), .reset(cancelRefetch: true), .cancel, .remove,
+        .invalidate(refetchType: .active, cancelRefetch: false),
+    ])
+    func eachOperationInSlicesEndsAsAtOnce(operation: FilterOperation) {
+        func run(sliceSize: Int) -> (sends: [QueryKey], cancels: Int, queries: Int, matched: [Int]) {
+            let h = filled(sliceSize: sliceSize)
+            // Some queries fetching (a cancellable fetcher), some subscribed.
+            h.register("m", cancellable: true)
+            for n in [3, 9] { h.fetch(key("m", .number(JSONNumber(n)))) }
+            for n in [1, 12] { h.subscribe(key("m", .number(JSONNumber(n))), ["staleTime": 60_000]) }
+            let before = h.sends.count
+            var matched: [Int] = []
+            switch h.cache.sweep(operation, filter(["key": ["m"]])) {
+            case .done(let count): matched = [count]
+            case .pending: matched = drain(h).flatMap { $0 }.map(\.matched)
+            }
+            return (Array(h.sends.dropFirst(before)).map(\.key), h.cancels.count, h.cache.statistics.queries, matched)
+        }
+        let sliced = run(sliceSize: 4)
+        let once = run(sliceSize: 512)
+        #expect(sliced.sends == once.sends)
+        #expect(sliced.cancels == once.cancels)
+        #expect(sliced.queries == once.queries)
+        #expect(once.sends.count + once.cancels > 0, "the operation should send or cancel something")
+        #expect(sliced.matched == [13])
+        #expect(once.matched == [13])
+    }
 }
