@@ -6,6 +6,8 @@
 #   deep        the same fill with keys ["m",i,"v"]: N children of one trie node (queryd only)
 #   gc          (queryd --manual-clock) N unused queries reach gcTime in one `clock.advance`
 #   invalidate  `queries.invalidate` of the prefix ["m"] matching all N queries
+#   disconnect  a connection holding SUBSCRIPTIONS subscriptions (`bench/subscriber.py`) closes
+#   persist     (queryd --persist) a fill of PERSIST_KEYS queries and the flush of their rows to SQLite
 # and reports the worst and the 99.9th-percentile ping wait, the longest the server's threads ran on a CPU
 # within one ping's wait (on a machine shared with other work, a long wait with little CPU is the
 # scheduler's, not the server's), the fill rate, and the resident set before the fill, after it and after
@@ -15,7 +17,9 @@
 #   KEYS=5000000          queries to fill (use e.g. 1000000 for a quick run)
 #   VALUE_BYTES=100       bytes per value
 #   WINDOW=1024           requests the fill keeps in flight (bench/fill's --window)
-#   ROWS="fill deep gc invalidate"   which rows to run
+#   ROWS="fill deep gc invalidate disconnect persist"   which rows to run
+#   SUBSCRIPTIONS=100000  subscriptions of the disconnect row
+#   PERSIST_KEYS=100000   queries of the persist row
 #   REDIS=1               run the Redis fill row (0: skip it)
 #   QUERYD_BIN, QUERYD_ARGS, PIN, NICE, BUILD_TIMEOUT   as in cache-hit.sh
 #   BENCH_TIMEOUT=1800    the whole script's time limit, in seconds
@@ -27,7 +31,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 KEYS=${KEYS:-5000000}
 VALUE_BYTES=${VALUE_BYTES:-100}
 WINDOW=${WINDOW:-1024}
-ROWS=${ROWS:-fill deep gc invalidate}
+ROWS=${ROWS:-fill deep gc invalidate disconnect persist}
+SUBSCRIPTIONS=${SUBSCRIPTIONS:-100000}
+PERSIST_KEYS=${PERSIST_KEYS:-100000}
 REDIS=${REDIS:-1}
 
 bench_init
@@ -71,6 +77,18 @@ row() { # row WHAT SERVER RATE EXTRA
 fill() { # fill SOCKET PROTOCOL [DEEP]
     timeout 1200 "${CLIENT_PIN[@]}" "$HERE/out/fill" --socket "$1" --protocol "$2" --count "$KEYS" \
         --value-bytes "$VALUE_BYTES" --window "$WINDOW" --deep "${3:-0}"
+}
+
+close_subscriber() { # close_subscriber PID: makes bench/subscriber.py close its connection, then waits 1 s
+    kill -USR1 "$1"
+    while kill -0 "$1" 2>/dev/null; do sleep 0.05; done
+    sleep 1
+}
+
+fill_and_flush() { # fill_and_flush SOCKET COUNT: fills COUNT queries, then waits 3 s for the write-behind
+    timeout 1200 "${CLIENT_PIN[@]}" "$HERE/out/fill" --socket "$1" --protocol queryd --count "$2" \
+        --value-bytes "$VALUE_BYTES" --window "$WINDOW"
+    sleep 3
 }
 
 START=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -136,7 +154,33 @@ for r in $ROWS; do
             >>"$TMP/table.md"
         stop_queryd
         ;;
-    *) fail "unknown row $r (fill, deep, gc, invalidate)" ;;
+    disconnect)
+        wait_idle
+        start_queryd --max-subscriptions-per-connection "$SUBSCRIPTIONS"
+        OUT=$(KEYS=$SUBSCRIPTIONS fill "$QUERYD_SOCK" queryd) || fail "fill failed: $OUT"
+        "${CLIENT_PIN[@]}" python3 "$HERE/subscriber.py" "$QUERYD_SOCK" "$SUBSCRIPTIONS" >"$TMP/subscriber.out" &
+        subscriber=$!
+        PIDS+=("$subscriber")
+        for _ in $(seq 1200); do
+            grep -qs ready "$TMP/subscriber.out" && break
+            kill -0 "$subscriber" 2>/dev/null || fail "subscriber failed"
+            sleep 0.1
+        done
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" close_subscriber "$subscriber"
+        left=$(field subscriptions "$(call '{"jsonrpc":"2.0","id":1,"method":"server.stats"}')")
+        row "a connection with $(fmt_int "$SUBSCRIPTIONS") subscriptions closes" queryd "—" \
+            "$left subscriptions left; $(stalls_of "$PING")" >>"$TMP/table.md"
+        stop_queryd
+        ;;
+    persist)
+        wait_idle
+        start_queryd --persist "$TMP/stalls.db"
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" fill_and_flush "$QUERYD_SOCK" "$PERSIST_KEYS"
+        row "fill of $(fmt_int "$PERSIST_KEYS") with \`--persist\`, and its flush" queryd \
+            "$(fmt_int "$(field rate "$OUT")")" "$(stalls_of "$PING")" >>"$TMP/table.md"
+        stop_queryd
+        ;;
+    *) fail "unknown row $r (fill, deep, gc, invalidate, disconnect, persist)" ;;
     esac
 done
 cat "$TMP/table.md"

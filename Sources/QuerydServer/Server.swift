@@ -25,6 +25,10 @@ public final class Server {
     }
     /// The requests waiting for an engine answer.
     var waitingCallers = WaitingCallers()
+    /// Filter calls waiting for their sweep to end (Server+Sweeps.swift).
+    var sweepReplies: [SweepID: PendingReply] = [:]
+    /// Replies waiting for every sweep to end (`clock.advance`), with their results.
+    var repliesAfterSweeps: [(PendingReply, JSONValue)] = []
     /// Every `cache.watch`.
     var cacheWatchers = CacheWatchers()
     /// The subscribed counts (`queries.count` / `mutations.count` with `subscribe: true`).

@@ -5,8 +5,9 @@ import Glibc
 /// One libuv event loop. Create it, and every transport object on it, on the thread that calls `run()`;
 /// everything built on the loop is then touched only from that thread (asserted in debug builds).
 public final class EventLoop {
-    /// Size of the read buffer shared by every connection of this loop.
-    static let readSlabSize = 65_536
+    /// Size of the read buffer shared by every connection of this loop, and what one connection is read per
+    /// loop turn at most (Redis reads 16 KB per client per event too, `PROTO_IOBUF_LEN`).
+    static let readSlabSize = 16_384
 
     /// The libuv loop, allocated here and freed in `deinit` once `uv_loop_close` succeeded.
     let rawLoop: UnsafeMutablePointer<uv_loop_t>
@@ -15,6 +16,10 @@ public final class EventLoop {
     private let thread: pthread_t
     private var owners: [ObjectIdentifier: any LoopHandleOwner] = [:]
     private var beforeSleep: BeforeSleepHook?
+    /// Ends the read turn after the poll phase (ReadBudget.swift); made on first use.
+    private var readTurnEnd: ReadTurnEnd?
+    /// Counts the turns in which a connection spent its read budget (ReadBudget.swift).
+    var readTurn: UInt64 = 0
     private var isRunning = false
 
     /// True once `close()` has closed every handle and `uv_loop_close` succeeded.
@@ -118,9 +123,17 @@ public final class EventLoop {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Moves `readTurn` on once this turn's poll phase is over, so the connections that spent their read
+    /// budget in it are read again in the next (see ReadBudget.swift).
+    func endReadTurnAfterPoll() {
+        if readTurnEnd == nil { readTurnEnd = ReadTurnEnd(loop: self) }
+        readTurnEnd?.arm()
+    }
+
     /// Closes every registered handle and runs non-blocking iterations until all their close callbacks ran.
     func closeAllHandles() {
         beforeSleep = nil
+        readTurnEnd = nil
         var rounds = 0
         while !owners.isEmpty && rounds < 1_000 {
             for owner in Array(owners.values) {

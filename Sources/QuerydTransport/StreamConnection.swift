@@ -1,5 +1,6 @@
-// One Unix stream connection (uv_pipe_t): reads into the loop's slab; writes go to the socket at once when it
-// takes them, else a malloc'd copy of the rest is queued.
+// One Unix stream connection (uv_pipe_t): reads into the loop's slab, at most one slab per loop turn
+// (ReadBudget.swift); writes go to the socket at once when it takes them, else a malloc'd copy of the rest is
+// queued.
 import CLibUV
 import Glibc
 import Synchronization
@@ -25,6 +26,8 @@ public final class StreamConnection: LoopHandleOwner {
     private var closing = false
     private(set) var isShuttingDown = false
     private var receivedEOF = false
+    /// The loop's read turn (`EventLoop.readTurn`) in which a read filled the slab: no more reads this turn.
+    private var spentTurn: UInt64 = .max
 
     /// Creates an unconnected pipe handle on `loop`, retained by its handle until the close callback.
     init(loop: EventLoop) {
@@ -76,9 +79,15 @@ public final class StreamConnection: LoopHandleOwner {
             asStream(pipe),
             { handle, _, buffer in
                 // Safety: the slab is shared by all connections of the loop; libuv calls the read callback right
-                // after this alloc callback and the delegate consumes the bytes before returning.
+                // after this alloc callback and the delegate consumes the bytes before returning. `data` holds the
+                // +1 reference taken in `init` (see the read callback).
                 let loop = EventLoop.owning(handle!.pointee.loop)
-                buffer!.pointee = uv_buf_init(loop.readSlab, UInt32(EventLoop.readSlabSize))
+                let spent = Unmanaged<StreamConnection>.fromOpaque(handle!.pointee.data)._withUnsafeGuaranteedRef {
+                    $0.spentTurn == loop.readTurn
+                }
+                // An empty buffer makes libuv end this turn's reads of the stream (UV_ENOBUFS, ignored below).
+                buffer!.pointee =
+                    spent ? uv_buf_init(nil, 0) : uv_buf_init(loop.readSlab, UInt32(EventLoop.readSlabSize))
             },
             { stream, count, buffer in
                 // Safety: `data` holds the +1 reference taken in `init`, released only in the close callback,
@@ -147,6 +156,13 @@ public final class StreamConnection: LoopHandleOwner {
     private func handleRead(count: Int, base: UnsafeMutablePointer<CChar>?) {
         if count > 0 {
             delegate?.connection(self, didRead: UnsafeRawBufferPointer(start: base, count: count))
+            // A full slab means more may be waiting: it waits for the next poll, with the other connections.
+            if count == EventLoop.readSlabSize {
+                spentTurn = loop.readTurn
+                loop.endReadTurnAfterPoll()
+            }
+        } else if count == Int(UV_ENOBUFS.rawValue) {
+            return  // this turn's read was spent (see the alloc callback); the stream stays readable
         } else if count == Int(UV_EOF.rawValue) {
             receivedEOF = true
             if let delegate {

@@ -218,14 +218,23 @@ final class Daemon {
         }
     }
 
-    /// Runs due timers, writes everything queued, and arms the timer for the next deadline.
+    /// Runs due timers and a slice of the engine's sweeps, writes everything queued, and arms the
+    /// timer for the next deadline (or for now, while a sweep is pending).
     private func beforeSleep() {
         if !configuration.manualClock { server.runDueTimers() }
+        if server.hasPendingSweeps { server.continueSweeps() }
         server.flush()
         persistence?.endOfTurn()
         applyBackpressure()
         if stopping {
             if bridges.isEmpty { loop.stop() }
+            return
+        }
+        if server.hasPendingSweeps {
+            // The next slice runs in the next turn: the loop polls without sleeping.
+            timer.schedule(afterMilliseconds: 0) { [unowned self] in
+                if !configuration.manualClock { server.runDueTimers() }
+            }
             return
         }
         guard !configuration.manualClock, let deadline = server.nextDeadline else {

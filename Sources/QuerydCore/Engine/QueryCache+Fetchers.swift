@@ -50,9 +50,13 @@ extension QueryCache {
             attemptFailed(attempt, error: AttemptError.fetcherDisconnected)
         }
         unfocusedConnections.remove(connection)
-        let owned = subscriptions.values.filter { $0.connection == connection }.map(\.id)
-            .sorted { $0.rawValue < $1.rawValue }
-        for id in owned {
+        // Many subscriptions end in slices (QueryCache+Sweeps.swift).
+        let owned = Array(subscriptionIDsByConnection[connection] ?? [])
+        guard owned.count <= sweepSliceSize else {
+            unsubscribeInSlices(owned, of: connection)
+            return
+        }
+        for id in owned.sorted(by: { $0.rawValue < $1.rawValue }) {
             try? unsubscribe(id, connection: connection)
         }
     }

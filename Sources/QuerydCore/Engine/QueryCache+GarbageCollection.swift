@@ -25,12 +25,28 @@ extension QueryCache {
     }
 
     /// Collects the queries whose gc deadline `deadline` has come, in the order they were armed,
-    /// skipping any that gained a subscription or a fetch since.
+    /// skipping any that gained a subscription or a fetch since: one slice now, the rest in a
+    /// sweep (QueryCache+Sweeps.swift) when more are due than a slice takes.
     func collectDue(_ deadline: Int64) {
-        // The due queries are freed when `collect` returns: only then can their pages go back.
-        if collect(gcBuckets.takeDue(deadline)) >= Self.collectionReleasingMemory {
-            SystemMemory.releaseFreePages()
+        let (collected, more) = collectSlice(of: deadline, limit: sweepSliceSize)
+        if more {
+            continueCollecting(deadline, collected: collected)
+        } else {
+            collectionEnded(collected: collected)
         }
+    }
+
+    /// Collects at most `limit` of the queries due at `deadline`; returns how many it collected
+    /// and whether more are due.
+    func collectSlice(of deadline: Int64, limit: Int) -> (collected: Int, more: Bool) {
+        let (due, more) = gcBuckets.takeDue(deadline, limit: limit)
+        return (collect(due), more)
+    }
+
+    /// A collection of `collected` queries is over: the collected queries are freed by now, so
+    /// their pages can go back.
+    func collectionEnded(collected: Int) {
+        if collected >= Self.collectionReleasingMemory { SystemMemory.releaseFreePages() }
     }
 
     /// Forgets each of `due` that still has no subscription and no fetch; returns how many.

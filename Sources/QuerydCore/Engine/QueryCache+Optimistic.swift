@@ -56,14 +56,7 @@ extension QueryCache {
         guard isCached(query) else { return }
         dispatch(.invalidated, to: query)
         if reportsMutationWrites { effects.append(.mutationInvalidated(query.key)) }
-        guard !query.isExcludedFromRefetch else { return }
-        switch refetchType {
-        case .none: return
-        case .active: if !query.isActive { return }
-        case .inactive: if query.isActive { return }
-        case .all: break
-        }
-        startFetch(query, options: query.lastOptions, cancelRefetch: true)
+        if refetchType.refetches(query) { startFetch(query, options: query.lastOptions, cancelRefetch: true) }
     }
 
     /// The cached queries `filter` matches, in key order.

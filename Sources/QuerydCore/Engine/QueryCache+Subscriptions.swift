@@ -17,6 +17,7 @@ extension QueryCache {
         let subscription = Subscription(
             id: makeSubscriptionID(), connection: connection, query: query, options: resolved)
         subscriptions[subscription.id] = subscription
+        subscriptionIDsByConnection[connection, default: []].insert(subscription.id)
         attach(subscription, to: query)
         if resolved.enabled, shouldFetchOnSubscribe(query, resolved) {
             startFetch(query, options: resolved, cancelRefetch: false)
@@ -65,6 +66,11 @@ extension QueryCache {
             throw .unknownID("subscription", id.rawValue)
         }
         subscriptions[id] = nil
+        if subscriptionIDsByConnection[connection]?.remove(id) != nil,
+            subscriptionIDsByConnection[connection]?.isEmpty == true
+        {
+            subscriptionIDsByConnection[connection] = nil
+        }
         detach(subscription)
     }
 

@@ -36,6 +36,9 @@ public final class QueryCache {
     /// `queries.setDefaults` entries.
     var queryDefaults = PrefixDefaults<QueryOptions>()
     var subscriptions: [SubscriptionID: Subscription] = [:]
+    /// The ids of `subscriptions` by connection, so a closing connection finds its own without a
+    /// walk over every subscription's memory.
+    var subscriptionIDsByConnection: [ConnectionID: Set<SubscriptionID>] = [:]
     /// Attempts in flight, by id, with the query they fetch.
     var attempts: [AttemptID: Query] = [:]
     /// Queries whose fetch waits for a fetcher to register.
@@ -59,6 +62,16 @@ public final class QueryCache {
     var unfocusedConnections = Set<ConnectionID>()
     /// The views subscriptions of the query last published or subscribed to share.
     var sharedViews = ViewShare()
+    /// Work continued across loop turns, in the order it began (QueryCache+Sweeps.swift).
+    var sweeps: [any Sweep] = []
+    /// While a filter sweep holds unretained references to its matches, the queries that leave
+    /// the cache, kept alive until it is done (see `FilterSweep`); nil otherwise.
+    var sweepGraveyard: [Query]?
+    var lastSweepID = 0
+    /// The most entries a sweep handles per `continueSweeps()` (and a filter call at once):
+    /// a slice of a few hundred microseconds.
+    public var sweepSliceSize = 512
+
     /// The timeout (ms) of a `fetch` or `mutate` attempt whose options set none; nil for none.
     public var defaultAttemptTimeout: Int64?
 
@@ -133,6 +146,7 @@ public final class QueryCache {
     func forget(_ query: Query) {
         guard queries.remove(query) else { return }
         query.isForgotten = true
+        holdWhileSwept(query)
         retiredVersion = max(retiredVersion, query.version)
         sharedViews.forget(query)
         if reportsDataChanges { effects.append(.queryRemoved(query.key)) }

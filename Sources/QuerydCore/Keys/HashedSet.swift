@@ -206,14 +206,21 @@ struct HashedSet<Membership: SetMembership>: SlotMigrating {
 
     /// Calls `body` with every object, in unspecified order. `body` must not change the set.
     func forEach(_ body: (Element) throws -> Void) rethrows {
+        try forEachUnretained { try body($0.takeUnretainedValue()) }
+    }
+
+    /// Calls `body` with every object as the set holds it, unretained (no reference count is
+    /// touched, so neither is the object's memory), in unspecified order. `body` must not change
+    /// the set.
+    func forEachUnretained(_ body: (Unmanaged<Element>) throws -> Void) rethrows {
         if let draining {
             for index in migrated..<draining.capacity {
-                if let element = draining.references[index] { try body(element.takeUnretainedValue()) }
+                if let element = draining.references[index] { try body(element) }
             }
         }
         if let buffer {
             for index in 0..<buffer.capacity {
-                if let element = buffer.references[index] { try body(element.takeUnretainedValue()) }
+                if let element = buffer.references[index] { try body(element) }
             }
         }
     }

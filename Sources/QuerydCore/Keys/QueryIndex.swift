@@ -83,8 +83,14 @@ public struct QueryIndex<Element: QueryIndexElement> {
     /// every element. The cost is proportional to the matches (plus the array or object siblings
     /// partial-matched where a filter element is structured), not to the number of elements.
     public func forEachMatch(prefix: [JSONValue], _ body: (Element) -> Void) {
+        forEachUnretainedMatch(prefix: prefix) { body($0.takeUnretainedValue()) }
+    }
+
+    /// `forEachMatch(prefix:_:)` handing out the references unretained: over a set of leaves
+    /// nothing but the index's own slots is read (no element's memory is touched).
+    public func forEachUnretainedMatch(prefix: [JSONValue], _ body: (Unmanaged<Element>) -> Void) {
         if prefix.isEmpty {
-            table.forEach(body)
+            table.forEachUnretained(body)
         } else {
             root.visit(prefix: prefix[...], table: table, body)
         }

@@ -114,7 +114,9 @@ final class QueryIndexNode<Element: QueryIndexElement> {
 
     /// Calls `body` for every element below this node whose key continues with elements that
     /// partially match `prefix` (not empty); `table` finds a key ending in a scalar exactly.
-    func visit(prefix: ArraySlice<JSONValue>, table: QueryTable<Element>, _ body: (Element) -> Void) {
+    /// Elements are handed out unretained; only structured leaves are read (to match their last
+    /// element).
+    func visit(prefix: ArraySlice<JSONValue>, table: QueryTable<Element>, _ body: (Unmanaged<Element>) -> Void) {
         guard let element = prefix.first else {
             visitAll(body)
             return
@@ -126,8 +128,10 @@ final class QueryIndexNode<Element: QueryIndexElement> {
                 if KeyMatching.partialMatch(node.step, filter: element) { node.visit(prefix: rest, table: table, body) }
             }
             guard rest.isEmpty else { return }
-            structuredLeaves.forEach { leaf in
-                if let last = leaf.key.elements.last, KeyMatching.partialMatch(last, filter: element) {
+            structuredLeaves.forEachUnretained { leaf in
+                if let last = leaf.takeUnretainedValue().key.elements.last,
+                    KeyMatching.partialMatch(last, filter: element)
+                {
                     body(leaf)
                 }
             }
@@ -137,17 +141,17 @@ final class QueryIndexNode<Element: QueryIndexElement> {
                 Self.appendCanonical(element, to: &bytes)
                 bytes.append(UInt8(ascii: "]"))
                 if let exact = bytes.withUnsafeBytes({ table.element(canonicalBytes: $0) }) {
-                    body(exact)
+                    body(.passUnretained(exact))
                 }
             }
             child(element)?.visit(prefix: rest, table: table, body)
         }
     }
 
-    /// Calls `body` for every element at or below this node.
-    func visitAll(_ body: (Element) -> Void) {
-        scalarLeaves.forEach(body)
-        structuredLeaves.forEach(body)
+    /// Calls `body` for every element at or below this node, unretained.
+    func visitAll(_ body: (Unmanaged<Element>) -> Void) {
+        scalarLeaves.forEachUnretained(body)
+        structuredLeaves.forEachUnretained(body)
         scalarChildren.forEach { $0.visitAll(body) }
         structuredChildren.forEach { $0.visitAll(body) }
     }

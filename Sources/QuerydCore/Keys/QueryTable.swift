@@ -259,14 +259,23 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
     /// Calls `body` with every stored element, in unspecified order. `body` must not change the
     /// table.
     public func forEach(_ body: (Element) throws -> Void) rethrows {
+        try forEachUnretained { try body($0.takeUnretainedValue()) }
+    }
+
+    /// Calls `body` with every stored element as the table holds it, unretained (no reference
+    /// count, and so no element's memory, is touched), in unspecified order. `body` must not
+    /// change the table.
+    func forEachUnretained(_ body: (Unmanaged<Element>) throws -> Void) rethrows {
         if let draining { try Self.forEach(in: draining, body) }
         if let buffer { try Self.forEach(in: buffer, body) }
     }
 
-    private static func forEach(in buffer: SlotBuffer<Element>, _ body: (Element) throws -> Void) rethrows {
+    private static func forEach(in buffer: SlotBuffer<Element>, _ body: (Unmanaged<Element>) throws -> Void)
+        rethrows
+    {
         let controls = buffer.controls.unsafelyUnwrapped
         for index in 0..<buffer.capacity where controls[index] >= 0x80 {
-            if let element = buffer.references[index] { try body(element.takeUnretainedValue()) }
+            if let element = buffer.references[index] { try body(element) }
         }
     }
 }

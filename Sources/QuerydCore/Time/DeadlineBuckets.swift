@@ -22,9 +22,13 @@ struct DeadlineBuckets<Member: DeadlineMember> {
         let deadline: Int64
         /// Members in the order they were added; an entry is live when its member's bucket number
         /// is this bucket's and its slot is the entry's index.
-        var members: [Member]
+        /// nil where `takeDue` handed the member out (so the bucket no longer keeps it alive).
+        var members: [Member?]
         /// How many of `members` still wait for this deadline.
         var live = 1
+        /// The entries before this index were handed out by `takeDue` (the bucket is being taken
+        /// in slices) or no longer wait.
+        var taken = 0
         var timer: TimerHandle?
 
         init(_ member: Member, deadline: Int64) {
@@ -108,7 +112,8 @@ struct DeadlineBuckets<Member: DeadlineMember> {
             release(number, deadline: bucket.deadline)
             return bucket.timer
         }
-        if bucket.members.count > 2 * bucket.live + 8 {
+        // A bucket being taken in slices is not compacted: the slices walk its entries anyway.
+        if bucket.taken == 0, bucket.members.count > 2 * bucket.live + 8 {
             compact(bucket, number: number)
         }
         return nil
@@ -123,13 +128,16 @@ struct DeadlineBuckets<Member: DeadlineMember> {
 
     /// Drops the entries of `bucket` that are no longer live and renumbers the slots of the rest.
     private func compact(_ bucket: Bucket, number: UInt32) {
-        var kept: [Member] = []
+        var kept: [Member?] = []
         kept.reserveCapacity(bucket.live)
-        for (index, member) in bucket.members.enumerated() where Self.isLive(member, at: index, number) {
+        for (index, member) in bucket.members.enumerated() {
+            guard let member, Self.isLive(member, at: index, number) else { continue }
             member.bucketSlot = UInt32(kept.count)
             kept.append(member)
         }
         bucket.members = kept
+        // Every live entry was at or after `taken`.
+        bucket.taken = 0
     }
 
     private static func isLive(_ member: Member, at index: Int, _ number: UInt32) -> Bool {
@@ -139,14 +147,36 @@ struct DeadlineBuckets<Member: DeadlineMember> {
     /// Removes the bucket of `deadline` (its timer fired) and returns the members still waiting for
     /// it, in the order they were added, each no longer waiting.
     mutating func takeDue(_ deadline: Int64) -> [Member] {
-        guard let number = numbersByDeadline[deadline], let bucket = buckets[Int(number) - 1] else { return [] }
-        release(number, deadline: deadline)
-        var due: [Member] = []
-        due.reserveCapacity(bucket.live)
-        for (index, member) in bucket.members.enumerated() where Self.isLive(member, at: index, number) {
-            member.bucketNumber = 0
-            due.append(member)
+        takeDue(deadline, limit: .max).due
+    }
+
+    /// Takes at most `limit` of the members still waiting for `deadline` (its timer fired), in the
+    /// order they were added, each no longer waiting; `more` tells whether some are left for the
+    /// next call. The bucket goes once it is taken to its end, so one call never walks more than
+    /// `limit` members (and the stale entries between them, at most about as many: see `cancel`).
+    mutating func takeDue(_ deadline: Int64, limit: Int) -> (due: [Member], more: Bool) {
+        guard let number = numbersByDeadline[deadline], let bucket = buckets[Int(number) - 1] else {
+            return ([], false)
         }
-        return due
+        var due: [Member] = []
+        due.reserveCapacity(min(limit, bucket.live))
+        var index = bucket.taken
+        let count = bucket.members.count
+        while index < count, due.count < limit {
+            // Each entry taken is cleared: the members go with this slice, not with the bucket.
+            if let member = bucket.members[index], Self.isLive(member, at: index, number) {
+                member.bucketNumber = 0
+                due.append(member)
+            }
+            bucket.members[index] = nil
+            index += 1
+        }
+        bucket.taken = index
+        bucket.live -= due.count
+        guard index < count, bucket.live > 0 else {
+            release(number, deadline: deadline)
+            return (due, false)
+        }
+        return (due, true)
     }
 }

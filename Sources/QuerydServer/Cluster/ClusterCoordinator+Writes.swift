@@ -9,11 +9,11 @@ import QuerydRPC
 extension ClusterCoordinator {
     /// Applies a `queries.*` write here and publishes it; the shared copies of the data it makes
     /// unusable are deleted first (before any refetch it causes reads them).
-    func applyEverywhere(_ write: FilterWrite, method: String, params: JSONValue) -> Int {
+    func applyEverywhere(_ write: FilterWrite, method: String, params: JSONValue) -> FilterCallOutcome {
         if write.dropsData { dropShared(matching: write.filter) }
-        let count = write.apply(to: cache)
+        let outcome = write.apply(to: cache)
         publishWrite(method, params)
-        return count
+        return outcome
     }
 
     /// Publishes a `query.set` made here, as the data and `dataUpdatedAt` it left (so every node

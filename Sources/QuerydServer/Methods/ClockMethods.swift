@@ -1,5 +1,6 @@
 // `clock.*` (only with --manual-clock): move the virtual clock; due timers fire in order during
-// the advance, and what they send is queued before the advance's own answer.
+// the advance, and what they send is queued before the advance's own answer, which waits for the
+// sweeps they began (a gc of many queries) to end.
 
 import QuerydCore
 import QuerydJSON
@@ -16,7 +17,7 @@ enum ClockMethods {
         let ms = try call.params.int("ms")
         guard let clock = call.server.manualClock else { throw RPCError(.methodNotFound) }
         call.cache.advance(clock, by: Int64(ms))
-        call.reply.succeed(["now": .number(JSONNumber(clock.now))])
+        call.server.answerAfterSweeps(call.reply, ["now": .number(JSONNumber(clock.now))], session: call.session)
     }
 
     static func now(_ call: MethodCall) throws(RPCError) {

@@ -1,6 +1,7 @@
 // The `queries.*` writes over a filter (invalidate, refetch, reset, remove, cancel) as values:
-// parsed once from their params, applied to the engine by the method handlers and, in a cluster,
-// by every node that receives the write (Cluster/Server+ClusterWrites.swift).
+// parsed once from their params, applied to the engine (as a sweep, in slices when it matches many
+// queries) by the method handlers and, in a cluster, by every node that receives the write
+// (Cluster/Server+ClusterWrites.swift).
 
 import QuerydCore
 import QuerydJSON
@@ -8,16 +9,8 @@ import QuerydRPC
 
 /// One `queries.*` write over the queries a filter matches.
 struct FilterWrite {
-    enum Operation {
-        case invalidate(RefetchType, cancelRefetch: Bool)
-        case refetch(cancelRefetch: Bool)
-        case reset(cancelRefetch: Bool)
-        case remove
-        case cancel
-    }
-
     let filter: QueryFilter
-    let operation: Operation
+    let operation: FilterOperation
 
     /// The write `method` asks for with `params` (-32602 for bad params; nil for another method).
     init?(method: String, params: Params) throws(RPCError) {
@@ -31,7 +24,8 @@ struct FilterWrite {
                 }
                 refetchType = type
             }
-            operation = .invalidate(refetchType, cancelRefetch: try params.bool("cancelRefetch", default: true))
+            operation = .invalidate(
+                refetchType: refetchType, cancelRefetch: try params.bool("cancelRefetch", default: true))
         case "queries.refetch":
             try params.expect(["filter", "cancelRefetch"])
             operation = .refetch(cancelRefetch: try params.bool("cancelRefetch", default: true))
@@ -58,15 +52,8 @@ struct FilterWrite {
         }
     }
 
-    /// Applies the write to `cache`; returns how many queries it matched.
-    func apply(to cache: QueryCache) -> Int {
-        switch operation {
-        case .invalidate(let type, let cancelRefetch):
-            return cache.invalidate(filter, refetchType: type, cancelRefetch: cancelRefetch)
-        case .refetch(let cancelRefetch): return cache.refetchQueries(filter, cancelRefetch: cancelRefetch)
-        case .reset(let cancelRefetch): return cache.resetQueries(filter, cancelRefetch: cancelRefetch)
-        case .remove: return cache.removeQueries(filter)
-        case .cancel: return cache.cancelQueries(filter)
-        }
+    /// Applies the write to `cache`: how many queries it matched, or the sweep that will tell.
+    func apply(to cache: QueryCache) -> FilterCallOutcome {
+        cache.sweep(operation, filter)
     }
 }

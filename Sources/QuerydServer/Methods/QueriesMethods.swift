@@ -20,8 +20,8 @@ enum QueriesMethods {
     /// in a cluster, also sent to every other node.
     private static func filterWrite(_ call: MethodCall, _ method: String) throws(RPCError) {
         guard let write = try FilterWrite(method: method, params: call.params) else { return }
-        let count = call.server.apply(write, method: method, params: call.params.raw)
-        call.reply.succeed(["matched": .number(JSONNumber(count))])
+        let outcome = call.server.apply(write, method: method, params: call.params.raw)
+        call.server.answerFilterCall(outcome, reply: call.reply, session: call.session)
     }
 
     /// `queries.setData {filter, data | mergePatch, updatedAt?}` (setQueriesData): writes to every

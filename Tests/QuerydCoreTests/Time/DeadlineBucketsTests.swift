@@ -26,6 +26,9 @@ private final class Buckets {
     @discardableResult
     func cancel(_ member: Waiter) -> TimerHandle? { inner.cancel(member) }
     func takeDue(_ deadline: Int64) -> [Waiter] { inner.takeDue(deadline) }
+    func takeDue(_ deadline: Int64, limit: Int) -> (due: [Waiter], more: Bool) {
+        inner.takeDue(deadline, limit: limit)
+    }
     func deadline(of member: Waiter) -> Int64? { inner.deadline(of: member) }
 }
 
@@ -150,5 +153,40 @@ private final class Buckets {
         }
         #expect(gone == nil)
         #expect(buckets.takeDue(100).map(\.name) == ["keeper"])
+    }
+
+    /// A bucket of many members is taken a bounded slice at a time (issue 20: 5,000,000 queries due
+    /// at one deadline must not be one step); members cancelled or added meanwhile are respected.
+    @Test func aBigBucketIsTakenInSlicesOfTheLimit() {
+        let buckets = Buckets()
+        let waiters = (0..<10).map { Waiter("w\($0)") }
+        for waiter in waiters { _ = buckets.add(waiter, at: 100) }
+        let first = buckets.takeDue(100, limit: 4)
+        #expect(first.due.map(\.name) == ["w0", "w1", "w2", "w3"])
+        #expect(first.more)
+        #expect(buckets.bucketCount == 1)
+        buckets.cancel(waiters[5])
+        let late = Waiter("late")
+        #expect(!buckets.add(late, at: 100))
+        let second = buckets.takeDue(100, limit: 4)
+        #expect(second.due.map(\.name) == ["w4", "w6", "w7", "w8"])
+        #expect(second.more)
+        let third = buckets.takeDue(100, limit: 4)
+        #expect(third.due.map(\.name) == ["w9", "late"])
+        #expect(!third.more)
+        #expect(buckets.bucketCount == 0)
+        #expect(waiters.allSatisfy { buckets.deadline(of: $0) == nil })
+    }
+
+    @Test func aBucketWhoseRestIsCancelledEndsTheSlices() {
+        let buckets = Buckets()
+        let waiters = (0..<6).map { Waiter("w\($0)") }
+        for waiter in waiters { _ = buckets.add(waiter, at: 100) }
+        #expect(buckets.takeDue(100, limit: 3).more)
+        for waiter in waiters.suffix(3) { buckets.cancel(waiter) }
+        #expect(buckets.bucketCount == 0)
+        let rest = buckets.takeDue(100, limit: 3)
+        #expect(rest.due.isEmpty)
+        #expect(!rest.more)
     }
 }
