@@ -30,8 +30,11 @@ public struct ClusterLayout: Sendable, Equatable {
     /// `ns:{q:HASH}:data`: the shared data of `key` (`ClusterEntry`).
     public func dataKey(_ key: QueryKey) -> [UInt8] { name(key, "data") }
 
-    /// `ns:{q:HASH}:lease`: the fetch lease of `key` (the holder's token; SET NX PX).
-    public func leaseKey(_ key: QueryKey) -> [UInt8] { name(key, "lease") }
+    /// `ns:{q:HASH}:lease`: the fetch lease of `key` (the holder's token; SET NX PX), or
+    /// `ns:{q:HASH}:lease:PAGEHASH`: the lease of one page fetch of an infinite query.
+    public func leaseKey(_ key: QueryKey, page: ClusterPage? = nil) -> [UInt8] {
+        name(key, page.map { "lease:\($0.hash)" } ?? "lease")
+    }
 
     private func name(_ key: QueryKey, _ suffix: String) -> [UInt8] {
         Array("\(namespace):{q:\(Self.hash(key))}:\(suffix)".utf8)
