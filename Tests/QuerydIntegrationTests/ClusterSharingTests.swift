@@ -152,6 +152,49 @@ struct ClusterSharingTests {
         try fetcherA.expectSilence(for: 0.2)
     }
 
+    @Test("an invalidation makes stale the shared copy of a key no node holds; a copy fetched after it is used")
+    func invalidationCoversCopiesNoNodeHolds() throws {
+        let cluster = try TestCluster()
+        let clients = try cluster.connectAll()
+        let fetcherA = try cluster.nodes[0].connect()
+        let idA = try fetcherA.registerFetcher(["doc"])
+        for id in 1...2 {
+            let call = try clients[0].sendRequest("query.fetch", ["key": ["doc", .number(JSONNumber(id))]])
+            let request = try fetcherA.expectFetch(fetcher: idA, key: ["doc", .number(JSONNumber(id))])
+            try fetcherA.respond(id: request, result: ["data": .string("old-\(id)")])
+            _ = try clients[0].awaitResponse(id: call)
+        }
+        // Node A dies: no node holds ["doc", 1] or ["doc", 2]; their shared copies stay in Redis.
+        let fetcherC = try cluster.nodes[2].connect()
+        _ = try fetcherC.registerFetcher(["doc"])
+        cluster.nodes[0].kill9()
+        // B and C forget A (3 s without its heartbeat); C's fetcher is the only one left.
+        for client in clients[1...] {
+            try TestCluster.waitUntilJoined(client, nodes: 2)
+            try TestCluster.waitForStats(client, "fetchers", 1)
+        }
+        let infinite: JSONValue = ["staleTime": "Infinity"]
+
+        // An invalidation of another key leaves the copies usable.
+        #expect(try clients[1].result("queries.invalidate", ["filter": ["key": ["other"]]]) == ["matched": 0])
+        let hit = try clients[1].result("query.fetch", ["key": ["doc", 1], "options": infinite])
+        #expect(hit.member("data") == "old-1")
+        try fetcherC.expectSilence(for: 0.2)
+
+        // An invalidation of ["doc"] on C (which holds neither key) makes both copies stale.
+        #expect(try clients[2].result("queries.invalidate", ["filter": ["key": ["doc"]]]) == ["matched": 0])
+        let call = try clients[2].sendRequest("query.fetch", ["key": ["doc", 2], "options": infinite])
+        let request = try fetcherC.nextRequest(method: "fetch")
+        #expect(request.member("params")?.member("key") == ["doc", 2])
+        try fetcherC.respond(id: request.member("id") ?? nil, result: ["data": "new-2"])
+        #expect(try clients[2].awaitResponse(id: call).member("result")?.member("data") == "new-2")
+        // The copy stored by that fetch, after the invalidation, serves node B.
+        usleep(200_000)
+        let fresh = try clients[1].result("query.fetch", ["key": ["doc", 2], "options": infinite])
+        #expect(fresh.member("data") == "new-2")
+        try fetcherC.expectSilence(for: 0.2)
+    }
+
     @Test("cache hits on a --cluster node never reach Redis")
     func cacheHitsNeverTouchRedis() throws {
         let cluster = try TestCluster(nodes: 1)

@@ -97,6 +97,13 @@ import Testing
         let lease = String(decoding: layout.leaseKey(key), as: UTF8.self)
         #expect(data == "app:{q:\(ClusterLayout.hash(key))}:data")
         #expect(lease == "app:{q:\(ClusterLayout.hash(key))}:lease")
+        // Invalidation times: one hash in the namespace's slot, a field per scalar first key element.
+        #expect(String(decoding: layout.invalidatedKey, as: UTF8.self) == "{app}:invalidated")
+        #expect(ClusterLayout.invalidationField("todos") == ClusterLayout.hash(QueryKey(elements: ["todos"])))
+        #expect(ClusterLayout.invalidationField(1) != ClusterLayout.invalidationField("1"))
+        for groupless: JSONValue? in [nil, ["id": 1], [1]] {
+            #expect(ClusterLayout.invalidationField(groupless) == "*")
+        }
         // A page's lease: the key's slot, one name per direction and page param.
         let next = ClusterPage(param: 2, direction: .forward)
         let pageLease = String(decoding: layout.leaseKey(key, page: next), as: UTF8.self)

@@ -173,24 +173,53 @@ public final class ClusterCoordinator {
         }
     }
 
-    /// GET the shared data: fresh by the fetch's staleTime, it settles the attempt as it is;
-    /// otherwise the lease decides who fetches.
+    /// GET the shared data, and (sent with it) when invalidations last covered the key: data
+    /// fetched after them and fresh by the fetch's staleTime settles the attempt as it is; otherwise
+    /// the lease decides who fetches.
     private func readShared(_ request: FetchRequest) {
-        bus.send([bytes("GET"), layout.dataKey(request.key)]) { [unowned self] reply in
-            guard let options = cache.fetchOptions(forAttempt: request.attempt) else { return }
-            if case .error = reply {
-                deliver(request)
-                return
-            }
-            if let entry = ClusterEntry(reply: reply, for: request.key),
-                entry.isFresh(at: cache.now, staleTime: options.staleTime)
-            {
-                cache.attemptSettled(request.attempt, data: entry.data, updatedAt: entry.dataUpdatedAt)
-                server.applyEffects()
-                return
-            }
-            takeLease(request, gcTime: options.gcTime)
+        var replies: (invalidated: ClusterReply?, data: ClusterReply?)
+        func bothAnswered() {
+            guard let invalidated = replies.invalidated, let data = replies.data else { return }
+            sharedRead(request, data: data, invalidatedAt: Self.latest(invalidated))
         }
+        let fields = ["*", ClusterLayout.invalidationField(request.key.elements.first)].map(bytes)
+        bus.send([bytes("HMGET"), layout.invalidatedKey] + fields) { reply in
+            replies.invalidated = reply
+            bothAnswered()
+        }
+        bus.send([bytes("GET"), layout.dataKey(request.key)]) { reply in
+            replies.data = reply
+            bothAnswered()
+        }
+    }
+
+    /// The latest time in an `HMGET` of invalidation times (0: none; nil: no answer).
+    private static func latest(_ reply: ClusterReply) -> Int64? {
+        guard case .array(let times) = reply else { return nil }
+        return times.reduce(0) { latest, time in
+            guard case .bulk(let text) = time, let at = Int64(String(decoding: text, as: UTF8.self)) else {
+                return latest
+            }
+            return max(latest, at)
+        }
+    }
+
+    /// The shared data's `data` reply read for `request`: used when it was fetched after
+    /// `invalidatedAt` (nil: unknown, so not used) and is fresh by the fetch's staleTime.
+    private func sharedRead(_ request: FetchRequest, data reply: ClusterReply, invalidatedAt: Int64?) {
+        guard let options = cache.fetchOptions(forAttempt: request.attempt) else { return }
+        if case .error = reply {
+            deliver(request)
+            return
+        }
+        if let invalidatedAt, let entry = ClusterEntry(reply: reply, for: request.key),
+            entry.dataUpdatedAt > invalidatedAt, entry.isFresh(at: cache.now, staleTime: options.staleTime)
+        {
+            cache.attemptSettled(request.attempt, data: entry.data, updatedAt: entry.dataUpdatedAt)
+            server.applyEffects()
+            return
+        }
+        takeLease(request, gcTime: options.gcTime)
     }
 
     /// SET NX PX the key's lease: won, the attempt goes to the local fetcher; held elsewhere, it

@@ -4,6 +4,7 @@
 // the layout also works on Redis Cluster. See protocol/cluster.md.
 
 public import QuerydCore
+public import QuerydJSON
 
 /// The Redis key and channel names of one cluster namespace.
 public struct ClusterLayout: Sendable, Equatable {
@@ -23,6 +24,21 @@ public struct ClusterLayout: Sendable, Equatable {
 
     /// `{ns}:events`: the channel every node publishes writes, fetch outcomes and heartbeats on.
     public var channel: [UInt8] { Array("{\(namespace)}:events".utf8) }
+
+    /// `{ns}:invalidated`: a hash of when the invalidations (and resets and removals) last covered
+    /// each group of keys (`invalidationField`), in ms; a shared copy older than its group's time is
+    /// stale.
+    public var invalidatedKey: [UInt8] { Array("{\(namespace)}:invalidated".utf8) }
+
+    /// The `invalidatedKey` field of the keys whose first element is `first` when it is a string,
+    /// number, boolean or null (the hash of `[first]`), else `*` (every key: a filter with no key or
+    /// with an object or array first, which may match keys of any first element).
+    public static func invalidationField(_ first: JSONValue?) -> String {
+        switch first {
+        case nil, .array?, .object?: "*"
+        case let scalar?: hash(QueryKey(elements: [scalar]))
+        }
+    }
 
     /// `{ns}:node:ID`: the channel of forwarded fetches to (and answers for) node `node`.
     public func nodeChannel(_ node: String) -> [UInt8] { Array("{\(namespace)}:node:\(node)".utf8) }
