@@ -12,12 +12,7 @@ struct ClusterInfiniteTests {
     func onePageFetchInTheFleet() throws {
         let cluster = try TestCluster()
         let clients = try cluster.connectAll()
-        var fetchers: [LineClient] = []
-        for node in cluster.nodes {
-            let fetcher = try node.connect()
-            _ = try fetcher.registerFetcher(["feed"])
-            fetchers.append(fetcher)
-        }
+        let fetchers = try cluster.registerFetchers(["feed"])
         let key: JSONValue = ["feed"]
         let infinite: JSONValue = ["infinite": ["initialPageParam": 0]]
 
@@ -31,7 +26,7 @@ struct ClusterInfiniteTests {
             for _ in 0..<5 {
                 for node in 0..<3 { ids[node].append(try clients[node].sendRequest(method, params)) }
             }
-            let (winner, request) = try Self.nextFetch(fetchers)
+            let (winner, request) = try TestCluster.nextFetch(fetchers)
             #expect(
                 request.member("params")?.member("pageParam") == .number(JSONNumber(page.param))
                     && request.member("params")?.member("direction") == "forward", "\(request)")
@@ -75,7 +70,7 @@ struct ClusterInfiniteTests {
             refetch[node].append(try clients[node].sendRequest("query.fetch", ["key": key, "options": infinite]))
         }
         for (param, data) in [(0, "r0"), (1, "r1")] {
-            let (winner, request) = try Self.nextFetch(fetchers)
+            let (winner, request) = try TestCluster.nextFetch(fetchers)
             #expect(request.member("params")?.member("pageParam") == .number(JSONNumber(param)), "\(request)")
             try Self.expectSilence(fetchers)
             try fetchers[winner].respond(
@@ -90,17 +85,6 @@ struct ClusterInfiniteTests {
             #expect(state.member("data") == refetched && state.member("hasNextPage") == true, "\(state)")
         }
         try Self.expectSilence(fetchers)
-    }
-
-    /// The next `fetch` request any of `fetchers` gets (within 5 s), and which one got it.
-    static func nextFetch(_ fetchers: [LineClient]) throws -> (Int, JSONValue) {
-        let deadline = Clock.now + 5
-        while Clock.now < deadline {
-            for (index, fetcher) in fetchers.enumerated() {
-                if let request = try? fetcher.nextRequest(method: "fetch", timeout: 0.05) { return (index, request) }
-            }
-        }
-        throw IntegrationError("no fetcher was called")
     }
 
     /// The state of `subscriber`'s next `query.changed` push.

@@ -45,12 +45,7 @@ struct ClusterSharingTests {
     func fleetHerdCallsOneFetcher() throws {
         let cluster = try TestCluster()
         let clients = try cluster.connectAll()
-        var fetchers: [LineClient] = []
-        for node in cluster.nodes {
-            let fetcher = try node.connect()
-            _ = try fetcher.registerFetcher(["herd"])
-            fetchers.append(fetcher)
-        }
+        let fetchers = try cluster.registerFetchers(["herd"])
         // 334 + 333 + 333 callers, pipelined on each node.
         var ids: [[JSONValue]] = [[], [], []]
         for caller in 0..<1_000 {
@@ -58,18 +53,7 @@ struct ClusterSharingTests {
             ids[node].append(try clients[node].sendRequest("query.fetch", ["key": ["herd"]]))
         }
         // One fetcher gets the request; the others nothing.
-        var holder: Int?
-        var request: JSONValue = nil
-        let deadline = Clock.now + 5
-        while holder == nil, Clock.now < deadline {
-            for (index, fetcher) in fetchers.enumerated() {
-                if let found = try? fetcher.nextRequest(method: "fetch", timeout: 0.05) {
-                    holder = index
-                    request = found
-                }
-            }
-        }
-        let winner = try #require(holder, "no fetcher was called")
+        let (winner, request) = try TestCluster.nextFetch(fetchers)
         usleep(300_000)
         try fetchers[winner].respond(id: request.member("id") ?? nil, result: ["data": "herd-data"])
         var answered = 0
@@ -89,30 +73,14 @@ struct ClusterSharingTests {
     func invalidationRefetchesOnceInTheFleet() throws {
         let cluster = try TestCluster()
         let clients = try cluster.connectAll()
-        var fetchers: [LineClient] = []
-        for node in cluster.nodes {
-            let fetcher = try node.connect()
-            _ = try fetcher.registerFetcher(["feed"])
-            fetchers.append(fetcher)
-        }
+        let fetchers = try cluster.registerFetchers(["feed"])
         _ = try clients[2].result("query.set", ["key": ["feed"], "data": 0])
         for client in clients {
             _ = try TestCluster.waitForState(client, ["feed"], "0") { $0.member("data") == 0 }
             _ = try client.result("query.subscribe", ["key": ["feed"], "options": ["staleTime": "Infinity"]])
         }
         #expect(try clients[2].result("queries.invalidate", ["filter": ["key": ["feed"]]]) == ["matched": 1])
-        var holder: Int?
-        var request: JSONValue = nil
-        let deadline = Clock.now + 5
-        while holder == nil, Clock.now < deadline {
-            for (index, fetcher) in fetchers.enumerated() {
-                if let found = try? fetcher.nextRequest(method: "fetch", timeout: 0.05) {
-                    holder = index
-                    request = found
-                }
-            }
-        }
-        let winner = try #require(holder, "nobody refetched")
+        let (winner, request) = try TestCluster.nextFetch(fetchers)
         try fetchers[winner].respond(id: request.member("id") ?? nil, result: ["data": 1])
         for client in clients {
             let state = try TestCluster.waitForState(client, ["feed"], "refetched") {
