@@ -45,12 +45,7 @@ struct ClusterSharingTests {
     func fleetHerdCallsOneFetcher() throws {
         let cluster = try TestCluster()
         let clients = try cluster.connectAll()
-        var fetchers: [LineClient] = []
-        for node in cluster.nodes {
-            let fetcher = try node.connect()
-            _ = try fetcher.registerFetcher(["herd"])
-            fetchers.append(fetcher)
-        }
+        let fetchers = try cluster.registerFetchers(["herd"])
         // 334 + 333 + 333 callers, pipelined on each node.
         var ids: [[JSONValue]] = [[], [], []]
         for caller in 0..<1_000 {
@@ -58,18 +53,7 @@ struct ClusterSharingTests {
             ids[node].append(try clients[node].sendRequest("query.fetch", ["key": ["herd"]]))
         }
         // One fetcher gets the request; the others nothing.
-        var holder: Int?
-        var request: JSONValue = nil
-        let deadline = Clock.now + 5
-        while holder == nil, Clock.now < deadline {
-            for (index, fetcher) in fetchers.enumerated() {
-                if let found = try? fetcher.nextRequest(method: "fetch", timeout: 0.05) {
-                    holder = index
-                    request = found
-                }
-            }
-        }
-        let winner = try #require(holder, "no fetcher was called")
+        let (winner, request) = try TestCluster.nextFetch(fetchers)
         usleep(300_000)
         try fetchers[winner].respond(id: request.member("id") ?? nil, result: ["data": "herd-data"])
         var answered = 0
@@ -89,30 +73,14 @@ struct ClusterSharingTests {
     func invalidationRefetchesOnceInTheFleet() throws {
         let cluster = try TestCluster()
         let clients = try cluster.connectAll()
-        var fetchers: [LineClient] = []
-        for node in cluster.nodes {
-            let fetcher = try node.connect()
-            _ = try fetcher.registerFetcher(["feed"])
-            fetchers.append(fetcher)
-        }
+        let fetchers = try cluster.registerFetchers(["feed"])
         _ = try clients[2].result("query.set", ["key": ["feed"], "data": 0])
         for client in clients {
             _ = try TestCluster.waitForState(client, ["feed"], "0") { $0.member("data") == 0 }
             _ = try client.result("query.subscribe", ["key": ["feed"], "options": ["staleTime": "Infinity"]])
         }
         #expect(try clients[2].result("queries.invalidate", ["filter": ["key": ["feed"]]]) == ["matched": 1])
-        var holder: Int?
-        var request: JSONValue = nil
-        let deadline = Clock.now + 5
-        while holder == nil, Clock.now < deadline {
-            for (index, fetcher) in fetchers.enumerated() {
-                if let found = try? fetcher.nextRequest(method: "fetch", timeout: 0.05) {
-                    holder = index
-                    request = found
-                }
-            }
-        }
-        let winner = try #require(holder, "nobody refetched")
+        let (winner, request) = try TestCluster.nextFetch(fetchers)
         try fetchers[winner].respond(id: request.member("id") ?? nil, result: ["data": 1])
         for client in clients {
             let state = try TestCluster.waitForState(client, ["feed"], "refetched") {
@@ -150,6 +118,49 @@ struct ClusterSharingTests {
         #expect(fetched.member("data") == ["v": 2])
         #expect((fetched.member("dataUpdatedAt")?.asInt ?? 0) > updatedAt)
         try fetcherA.expectSilence(for: 0.2)
+    }
+
+    @Test("an invalidation makes stale the shared copy of a key no node holds; a copy fetched after it is used")
+    func invalidationCoversCopiesNoNodeHolds() throws {
+        let cluster = try TestCluster()
+        let clients = try cluster.connectAll()
+        let fetcherA = try cluster.nodes[0].connect()
+        let idA = try fetcherA.registerFetcher(["doc"])
+        for id in 1...2 {
+            let call = try clients[0].sendRequest("query.fetch", ["key": ["doc", .number(JSONNumber(id))]])
+            let request = try fetcherA.expectFetch(fetcher: idA, key: ["doc", .number(JSONNumber(id))])
+            try fetcherA.respond(id: request, result: ["data": .string("old-\(id)")])
+            _ = try clients[0].awaitResponse(id: call)
+        }
+        // Node A dies: no node holds ["doc", 1] or ["doc", 2]; their shared copies stay in Redis.
+        let fetcherC = try cluster.nodes[2].connect()
+        _ = try fetcherC.registerFetcher(["doc"])
+        cluster.nodes[0].kill9()
+        // B and C forget A (3 s without its heartbeat); C's fetcher is the only one left.
+        for client in clients[1...] {
+            try TestCluster.waitUntilJoined(client, nodes: 2)
+            try TestCluster.waitForStats(client, "fetchers", 1)
+        }
+        let infinite: JSONValue = ["staleTime": "Infinity"]
+
+        // An invalidation of another key leaves the copies usable.
+        #expect(try clients[1].result("queries.invalidate", ["filter": ["key": ["other"]]]) == ["matched": 0])
+        let hit = try clients[1].result("query.fetch", ["key": ["doc", 1], "options": infinite])
+        #expect(hit.member("data") == "old-1")
+        try fetcherC.expectSilence(for: 0.2)
+
+        // An invalidation of ["doc"] on C (which holds neither key) makes both copies stale.
+        #expect(try clients[2].result("queries.invalidate", ["filter": ["key": ["doc"]]]) == ["matched": 0])
+        let call = try clients[2].sendRequest("query.fetch", ["key": ["doc", 2], "options": infinite])
+        let request = try fetcherC.nextRequest(method: "fetch")
+        #expect(request.member("params")?.member("key") == ["doc", 2])
+        try fetcherC.respond(id: request.member("id") ?? nil, result: ["data": "new-2"])
+        #expect(try clients[2].awaitResponse(id: call).member("result")?.member("data") == "new-2")
+        // The copy stored by that fetch, after the invalidation, serves node B.
+        usleep(200_000)
+        let fresh = try clients[1].result("query.fetch", ["key": ["doc", 2], "options": infinite])
+        #expect(fresh.member("data") == "new-2")
+        try fetcherC.expectSilence(for: 0.2)
     }
 
     @Test("cache hits on a --cluster node never reach Redis")

@@ -15,6 +15,12 @@ import Testing
             .settled(key: key, data: ["a", 1], dataUpdatedAt: 1_700_000_000_123),
             .failed(key: key, error: ["code": 7, "message": "boom"]),
             .released(key: key),
+            .pageSettled(
+                key: key, page: ClusterPage(param: ["cursor": "c2"], direction: .forward),
+                answer: ["data": [1], "nextPageParam": ["cursor": "c3"]]),
+            .failed(
+                key: key, error: ["code": 7, "message": "boom"], page: ClusterPage(param: .null, direction: .backward)),
+            .released(key: key, page: ClusterPage(param: 2, direction: .forward)),
             .hello(fetchers: [], mutators: []),
             .hello(
                 fetchers: [.init(prefix: ["todos"], exact: false, cancellable: true)],
@@ -25,7 +31,9 @@ import Testing
             .mutateCancel(id: 3),
             .fetchRequest(id: 7, request: .init(key: key, attemptNumber: 2, meta: ["trace": "x"])),
             .fetchRequest(
-                id: 8, request: .init(key: key, attemptNumber: 1, meta: nil, pageParam: 3, direction: .backward)),
+                id: 8,
+                request: .init(key: key, attemptNumber: 1, meta: nil, page: ClusterPage(param: 3, direction: .backward))
+            ),
             .fetchAnswer(id: 7, answer: .success(["data": 1])),
             .fetchAnswer(id: 7, answer: .failure(.init(["code": -32002, "message": "No fetcher"]))),
             .fetchProgress(id: 7, data: [1, 2]),
@@ -62,6 +70,18 @@ import Testing
             ),
             (#"{"v":1,"from":"n","type":"released","key":"k"}"#, .malformed("key")),
             (#"{"v":1,"from":"n","type":"bogus"}"#, .malformed("unknown type bogus")),
+            (
+                #"{"v":1,"from":"n","type":"pageSettled","key":["k"],"result":{"data":1}}"#,
+                .malformed("pageSettled needs pageParam, direction and result")
+            ),
+            (
+                #"{"v":1,"from":"n","type":"released","key":["k"],"direction":"forward"}"#,
+                .malformed("direction needs pageParam")
+            ),
+            (
+                #"{"v":1,"from":"n","type":"released","key":["k"],"pageParam":1,"direction":"up"}"#,
+                .malformed("direction")
+            ),
         ]
         for (payload, expected) in cases {
             #expect(throws: expected) { try ClusterMessage(decoding: Array(payload.utf8)) }
@@ -77,6 +97,19 @@ import Testing
         let lease = String(decoding: layout.leaseKey(key), as: UTF8.self)
         #expect(data == "app:{q:\(ClusterLayout.hash(key))}:data")
         #expect(lease == "app:{q:\(ClusterLayout.hash(key))}:lease")
+        // Invalidation times: one hash in the namespace's slot, a field per scalar first key element.
+        #expect(String(decoding: layout.invalidatedKey, as: UTF8.self) == "{app}:invalidated")
+        #expect(ClusterLayout.invalidationField("todos") == ClusterLayout.hash(QueryKey(elements: ["todos"])))
+        #expect(ClusterLayout.invalidationField(1) != ClusterLayout.invalidationField("1"))
+        for groupless: JSONValue? in [nil, ["id": 1], [1]] {
+            #expect(ClusterLayout.invalidationField(groupless) == "*")
+        }
+        // A page's lease: the key's slot, one name per direction and page param.
+        let next = ClusterPage(param: 2, direction: .forward)
+        let pageLease = String(decoding: layout.leaseKey(key, page: next), as: UTF8.self)
+        #expect(pageLease == "app:{q:\(ClusterLayout.hash(key))}:lease:\(next.hash)")
+        #expect(next.hash != ClusterPage(param: 2, direction: .backward).hash)
+        #expect(next.hash != ClusterPage(param: 3, direction: .forward).hash)
         #expect(ClusterLayout.hash(key).count == 16)
         // FNV-1a 64 of the canonical text `["todos",1]`, pinned so the layout cannot drift silently.
         #expect(ClusterLayout.hash(key) == "231551fa8eb9ae7d")

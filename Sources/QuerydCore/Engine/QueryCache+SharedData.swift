@@ -12,6 +12,12 @@ extension QueryCache {
         return run.options
     }
 
+    /// Whether `attempt` is still the current attempt of its query's fetch (a page's included): a
+    /// cluster layer keeping an attempt from the fetchers while another node fetches the same.
+    public func isCurrentAttempt(_ attempt: AttemptID) -> Bool {
+        currentRun(for: attempt) != nil
+    }
+
     /// The attempt is answered with `data` fetched elsewhere at `updatedAt`: the query settles as
     /// for a fetcher's answer, but keeps that `dataUpdatedAt` (so staleness counts from the
     /// original fetch). Late or unknown attempts are ignored.

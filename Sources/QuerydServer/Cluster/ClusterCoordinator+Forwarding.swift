@@ -35,8 +35,7 @@ extension ClusterCoordinator {
         }
         forwards.outgoing[request.attempt] = node
         let fetch = ClusterMessage.ForwardedFetch(
-            key: request.key, attemptNumber: request.attemptNumber, meta: request.meta, pageParam: request.page?.param,
-            direction: request.page?.direction)
+            key: request.key, attemptNumber: request.attemptNumber, meta: request.meta, page: ClusterPage(request.page))
         send(.fetchRequest(id: request.attempt.rawValue, request: fetch), to: node)
     }
 
@@ -101,7 +100,7 @@ extension ClusterCoordinator {
             FetchRequest(
                 attempt: attempt, fetcher: FetcherID(fetcher.id), connection: fetcher.connection, key: key,
                 attemptNumber: fetch.attemptNumber, meta: fetch.meta,
-                page: fetch.direction.map { (fetch.pageParam ?? .null, $0) }))
+                page: fetch.page.map { ($0.param, $0.direction) }))
     }
 
     /// A local fetcher answered a fetch forwarded here: the answer goes back to its origin.

@@ -10,7 +10,10 @@ extension ClusterCoordinator {
     /// Applies a `queries.*` write here and publishes it; the shared copies of the data it makes
     /// unusable are deleted first (before any refetch it causes reads them).
     func applyEverywhere(_ write: FilterWrite, method: String, params: JSONValue) -> FilterCallOutcome {
-        if write.dropsData { dropShared(matching: write.filter) }
+        if write.dropsData {
+            markInvalidated(write.filter, at: cache.now)
+            dropShared(matching: write.filter)
+        }
         let outcome = write.apply(to: cache)
         publishWrite(method, params)
         return outcome
@@ -70,6 +73,21 @@ extension ClusterCoordinator {
         publish(payload: payload, queuedWhileDown: true)
     }
 
+    /// Records in Redis that `filter` invalidated (reset, removed) its keys at `time`, so the shared
+    /// copies stored at or before it are stale also for keys no node holds (every node applying the
+    /// write records it: the time only grows, and a write published late is still recorded).
+    func markInvalidated(_ filter: QueryFilter, at time: Int64) {
+        guard joined else { return }
+        let script =
+            "local t = redis.call('hget', KEYS[1], ARGV[1]) "
+            + "if not t or tonumber(t) < tonumber(ARGV[2]) then redis.call('hset', KEYS[1], ARGV[1], ARGV[2]) end "
+            + "return 0"
+        let field = ClusterLayout.invalidationField(filter.key?.first)
+        bus.send([bytes("EVAL"), bytes(script), bytes("1"), layout.invalidatedKey, bytes(field), bytes(String(time))]) {
+            _ in
+        }
+    }
+
     /// Deletes the shared copies of the queries `filter` matches here; with `writtenBy`, only those
     /// stored at or before that time (another node's write: a copy fetched since is kept).
     func dropShared(matching filter: QueryFilter, writtenBy time: Int64? = nil) {
@@ -93,7 +111,10 @@ extension ClusterCoordinator {
         do {
             let parsed = try Params(params)
             if let write = try FilterWrite(method: method, params: parsed) {
-                if write.dropsData { dropShared(matching: write.filter, writtenBy: time) }
+                if write.dropsData {
+                    markInvalidated(write.filter, at: time)
+                    dropShared(matching: write.filter, writtenBy: time)
+                }
                 _ = write.apply(to: cache)
             } else if method == "queries.setData" {
                 _ = try? cache.setData(

@@ -149,56 +149,96 @@ public final class ClusterCoordinator {
     // MARK: - Fetches (`sendFetch` / `cancelFetch` effects, answers)
 
     /// The engine wants `request` sent to a fetcher: in the cluster, shared data or another node's
-    /// fetch may answer it instead. Pages of infinite queries go straight to the fetcher.
+    /// fetch may answer it instead.
     func fetch(_ request: FetchRequest) {
-        guard joined, cache.fetchOptions(forAttempt: request.attempt) != nil else {
+        guard joined, isCurrent(request) else {
             deliver(request)
             return
         }
-        readShared(request)
+        acquire(request)
     }
 
     /// Whether the engine still waits for this attempt.
     private func isCurrent(_ request: FetchRequest) -> Bool {
-        cache.fetchOptions(forAttempt: request.attempt) != nil
+        cache.isCurrentAttempt(request.attempt)
     }
 
-    /// GET the shared data: fresh by the fetch's staleTime, it settles the attempt as it is;
-    /// otherwise the lease decides who fetches.
-    private func readShared(_ request: FetchRequest) {
-        bus.send([bytes("GET"), layout.dataKey(request.key)]) { [unowned self] reply in
-            guard let options = cache.fetchOptions(forAttempt: request.attempt) else { return }
-            if case .error = reply {
-                deliver(request)
-                return
-            }
-            if let entry = ClusterEntry(reply: reply, for: request.key),
-                entry.isFresh(at: cache.now, staleTime: options.staleTime)
-            {
-                cache.attemptSettled(request.attempt, data: entry.data, updatedAt: entry.dataUpdatedAt)
-                server.applyEffects()
-                return
-            }
-            takeLease(request, gcTime: options.gcTime)
+    /// Shared data, then the lease, for an ordinary query's attempt; the page's own lease for a page
+    /// of an infinite query (pages are not kept in the shared data).
+    private func acquire(_ request: FetchRequest) {
+        if request.page == nil {
+            readShared(request)
+        } else {
+            takeLease(request, gcTime: nil)
         }
+    }
+
+    /// GET the shared data, and (sent with it) when invalidations last covered the key: data
+    /// fetched after them and fresh by the fetch's staleTime settles the attempt as it is; otherwise
+    /// the lease decides who fetches.
+    private func readShared(_ request: FetchRequest) {
+        var replies: (invalidated: ClusterReply?, data: ClusterReply?)
+        func bothAnswered() {
+            guard let invalidated = replies.invalidated, let data = replies.data else { return }
+            sharedRead(request, data: data, invalidatedAt: Self.latest(invalidated))
+        }
+        let fields = ["*", ClusterLayout.invalidationField(request.key.elements.first)].map(bytes)
+        bus.send([bytes("HMGET"), layout.invalidatedKey] + fields) { reply in
+            replies.invalidated = reply
+            bothAnswered()
+        }
+        bus.send([bytes("GET"), layout.dataKey(request.key)]) { reply in
+            replies.data = reply
+            bothAnswered()
+        }
+    }
+
+    /// The latest time in an `HMGET` of invalidation times (0: none; nil: no answer).
+    private static func latest(_ reply: ClusterReply) -> Int64? {
+        guard case .array(let times) = reply else { return nil }
+        return times.reduce(0) { latest, time in
+            guard case .bulk(let text) = time, let at = Int64(String(decoding: text, as: UTF8.self)) else {
+                return latest
+            }
+            return max(latest, at)
+        }
+    }
+
+    /// The shared data's `data` reply read for `request`: used when it was fetched after
+    /// `invalidatedAt` (nil: unknown, so not used) and is fresh by the fetch's staleTime.
+    private func sharedRead(_ request: FetchRequest, data reply: ClusterReply, invalidatedAt: Int64?) {
+        guard let options = cache.fetchOptions(forAttempt: request.attempt) else { return }
+        if case .error = reply {
+            deliver(request)
+            return
+        }
+        if let invalidatedAt, let entry = ClusterEntry(reply: reply, for: request.key),
+            entry.dataUpdatedAt > invalidatedAt, entry.isFresh(at: cache.now, staleTime: options.staleTime)
+        {
+            cache.attemptSettled(request.attempt, data: entry.data, updatedAt: entry.dataUpdatedAt)
+            server.applyEffects()
+            return
+        }
+        takeLease(request, gcTime: options.gcTime)
     }
 
     /// SET NX PX the key's lease: won, the attempt goes to the local fetcher; held elsewhere, it
     /// waits for the holder's outcome (and tries again every few ticks).
     private func takeLease(_ request: FetchRequest, gcTime: Int64?) {
-        let token = bytes("\(nodeId)/\(request.attempt)")
+        let lease = ClusterLeases.Held(
+            subject: LeaseSubject(request), token: bytes("\(nodeId)/\(request.attempt)"), gcTime: gcTime)
         let command = [
-            bytes("SET"), layout.leaseKey(request.key), token, bytes("NX"), bytes("PX"), bytes(String(leaseMs)),
+            bytes("SET"), leaseKey(of: lease), lease.token, bytes("NX"), bytes("PX"), bytes(String(leaseMs)),
         ]
         bus.send(command) { [unowned self] reply in
             let current = isCurrent(request)
             switch reply {
             case .status:
                 guard current else {
-                    releaseLease(of: request.key, token: token)
+                    releaseLease(lease)
                     return
                 }
-                leases.hold(request.attempt, .init(key: request.key, token: token, gcTime: gcTime))
+                leases.hold(request.attempt, lease)
                 deliver(request)
             case .null:
                 if current { leases.wait(request, triedAt: ticks) }
@@ -210,24 +250,27 @@ public final class ClusterCoordinator {
 
     /// A fetcher answered `attempt` (already given to the engine) with `error` (nil: data): a fetch
     /// forwarded here is answered to its origin; if this node held the lease, the outcome is stored
-    /// and published, and the lease released.
+    /// (not a page's) and published, and the lease released.
     func fetchAnswered(_ attempt: AttemptID, answer: JSONValue?, error: JSONValue?) {
         if relayAnswer(attempt, answer: answer, error: error) { return }
         guard let lease = leases.release(attempt) else { return }
-        switch error {
-        case nil:
-            let state = cache.query(lease.key)?.state
+        let (key, page) = (lease.subject.key, lease.subject.page)
+        switch (error, page) {
+        case (nil, let page?):
+            publish(.pageSettled(key: key, page: page, answer: answer ?? .null))
+        case (nil, nil):
+            let state = cache.query(key)?.state
             if let state, state.status == .success, state.fetchStatus == .idle, let data = state.data {
-                let entry = ClusterEntry(key: lease.key, data: data, dataUpdatedAt: state.dataUpdatedAt)
+                let entry = ClusterEntry(key: key, data: data, dataUpdatedAt: state.dataUpdatedAt)
                 bus.send(entry.setCommand(layout, gcTime: lease.gcTime)) { _ in }
-                publish(.settled(key: lease.key, data: data, dataUpdatedAt: state.dataUpdatedAt))
+                publish(.settled(key: key, data: data, dataUpdatedAt: state.dataUpdatedAt))
             } else {
-                publish(.released(key: lease.key))
+                publish(.released(key: key))
             }
-        case let error?:
-            publish(.failed(key: lease.key, error: error))
+        case (let error?, _):
+            publish(.failed(key: key, error: error, page: page))
         }
-        releaseLease(of: lease.key, token: lease.token)
+        releaseLease(lease)
     }
 
     /// The engine withdrew `attempt` (cancelled, timed out, replaced): a waiting attempt stops
@@ -236,23 +279,28 @@ public final class ClusterCoordinator {
         if leases.withdraw(attempt) { return }
         withdrawForwarded(attempt)
         guard let lease = leases.release(attempt) else { return }
-        publish(.released(key: lease.key))
-        releaseLease(of: lease.key, token: lease.token)
+        publish(.released(key: lease.subject.key, page: lease.subject.page))
+        releaseLease(lease)
     }
 
-    /// Deletes the lease if it still holds `token` (it may have expired and been taken since).
-    private func releaseLease(of key: QueryKey, token: [UInt8]) {
+    /// The Redis name of `lease`.
+    private func leaseKey(of lease: ClusterLeases.Held) -> [UInt8] {
+        layout.leaseKey(lease.subject.key, page: lease.subject.page)
+    }
+
+    /// Deletes the lease if it still holds its token (it may have expired and been taken since).
+    private func releaseLease(_ lease: ClusterLeases.Held) {
         let script = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
-        bus.send([bytes("EVAL"), bytes(script), bytes("1"), layout.leaseKey(key), token]) { _ in }
+        bus.send([bytes("EVAL"), bytes(script), bytes("1"), leaseKey(of: lease), lease.token]) { _ in }
     }
 
     /// Releases the leases of attempts the engine ended without an answer or a withdrawal (their
     /// fetcher's connection closed): waiting nodes try again at once.
     func releaseAbandonedLeases() {
-        for (attempt, lease) in leases.held where cache.fetchOptions(forAttempt: attempt) == nil {
+        for (attempt, lease) in leases.held where !cache.isCurrentAttempt(attempt) {
             _ = leases.release(attempt)
-            publish(.released(key: lease.key))
-            releaseLease(of: lease.key, token: lease.token)
+            publish(.released(key: lease.subject.key, page: lease.subject.page))
+            releaseLease(lease)
         }
     }
 
@@ -262,7 +310,7 @@ public final class ClusterCoordinator {
             "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0"
         for lease in leases.held.values {
             bus.send([
-                bytes("EVAL"), bytes(script), bytes("1"), layout.leaseKey(lease.key), lease.token,
+                bytes("EVAL"), bytes(script), bytes("1"), leaseKey(of: lease), lease.token,
                 bytes(String(leaseMs)),
             ]) { _ in }
         }
@@ -291,7 +339,7 @@ public final class ClusterCoordinator {
         }
         // A holder's outcome may be lost (at-most-once Pub/Sub) or the holder dead: try again.
         for request in leases.takeDue(at: ticks, after: max(1, leaseTicks / 5)) where isCurrent(request) {
-            readShared(request)
+            acquire(request)
         }
         server.applyEffects()
     }
@@ -348,13 +396,22 @@ public final class ClusterCoordinator {
         case .write(let method, let params, let at):
             applyRemoteWrite(method, params, at: at, from: message.origin)
         case .settled(let key, let data, let updatedAt):
-            for request in leases.takeWaiting(for: key) {
+            for request in leases.takeWaiting(for: LeaseSubject(key: key, page: nil)) {
                 cache.attemptSettled(request.attempt, data: data, updatedAt: updatedAt)
             }
-        case .failed(let key, let error):
-            for request in leases.takeWaiting(for: key) { cache.attemptFailed(request.attempt, error: error) }
-        case .released(let key):
-            for request in leases.takeWaiting(for: key) where isCurrent(request) { readShared(request) }
+        case .pageSettled(let key, let page, let answer):
+            // Each waiting attempt takes the holder's answer as its own fetcher's.
+            for request in leases.takeWaiting(for: LeaseSubject(key: key, page: page)) {
+                cache.attemptSucceeded(request.attempt, answer: answer)
+            }
+        case .failed(let key, let error, let page):
+            for request in leases.takeWaiting(for: LeaseSubject(key: key, page: page)) {
+                cache.attemptFailed(request.attempt, error: error)
+            }
+        case .released(let key, let page):
+            for request in leases.takeWaiting(for: LeaseSubject(key: key, page: page)) where isCurrent(request) {
+                acquire(request)
+            }
         case .hello:
             break
         case .fetchRequest(let id, let request):

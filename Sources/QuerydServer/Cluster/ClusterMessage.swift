@@ -13,10 +13,14 @@ public struct ClusterMessage: Equatable {
         case write(method: String, params: JSONValue, at: Int64)
         /// The sender's fetch of `key` (it held the lease) settled with this data.
         case settled(key: QueryKey, data: JSONValue, dataUpdatedAt: Int64)
-        /// The sender's fetch attempt of `key` failed with this error object.
-        case failed(key: QueryKey, error: JSONValue)
-        /// The sender gave up the lease of `key` without an outcome (its attempt was withdrawn).
-        case released(key: QueryKey)
+        /// The sender's fetch of `page` of the infinite query `key` (it held that page's lease) got
+        /// this answer from its fetcher (`{"data": …, "nextPageParam"?: …, "previousPageParam"?: …}`).
+        case pageSettled(key: QueryKey, page: ClusterPage, answer: JSONValue)
+        /// The sender's fetch attempt of `key` (of its `page`) failed with this error object.
+        case failed(key: QueryKey, error: JSONValue, page: ClusterPage? = nil)
+        /// The sender gave up the lease of `key` (of its `page`) without an outcome (its attempt was
+        /// withdrawn).
+        case released(key: QueryKey, page: ClusterPage? = nil)
         /// The sender is alive (sent every heartbeat), with the fetchers and mutators its own
         /// clients registered; `joining` on the first one after it joined (others then send it
         /// again the writes they made while they were cut off, which it may have missed).
@@ -43,18 +47,13 @@ public struct ClusterMessage: Equatable {
         public var attemptNumber: Int
         public var meta: JSONValue?
         /// For a page of an infinite query: its page param and direction.
-        public var pageParam: JSONValue?
-        public var direction: PageDirection?
+        public var page: ClusterPage?
 
-        public init(
-            key: QueryKey, attemptNumber: Int, meta: JSONValue?, pageParam: JSONValue? = nil,
-            direction: PageDirection? = nil
-        ) {
+        public init(key: QueryKey, attemptNumber: Int, meta: JSONValue?, page: ClusterPage? = nil) {
             self.key = key
             self.attemptNumber = attemptNumber
             self.meta = meta
-            self.pageParam = pageParam
-            self.direction = direction
+            self.page = page
         }
     }
 
@@ -105,13 +104,20 @@ public struct ClusterMessage: Equatable {
             object["key"] = key.jsonValue
             object["data"] = data
             object["dataUpdatedAt"] = .number(JSONNumber(updatedAt))
-        case .failed(let key, let error):
+        case .pageSettled(let key, let page, let answer):
+            object["type"] = "pageSettled"
+            object["key"] = key.jsonValue
+            Self.write(page, to: &object)
+            object["result"] = answer
+        case .failed(let key, let error, let page):
             object["type"] = "failed"
             object["key"] = key.jsonValue
             object["error"] = error
-        case .released(let key):
+            Self.write(page, to: &object)
+        case .released(let key, let page):
             object["type"] = "released"
             object["key"] = key.jsonValue
+            Self.write(page, to: &object)
         case .hello(let fetchers, let mutators, let joining):
             object["type"] = "hello"
             object["fetchers"] = .array(fetchers.map(\.jsonValue))
@@ -123,8 +129,7 @@ public struct ClusterMessage: Equatable {
             object["key"] = request.key.jsonValue
             object["attempt"] = .number(JSONNumber(request.attemptNumber))
             if let meta = request.meta { object["meta"] = meta }
-            if let pageParam = request.pageParam { object["pageParam"] = pageParam }
-            if let direction = request.direction { object["direction"] = .string(direction.rawValue) }
+            Self.write(request.page, to: &object)
         case .fetchAnswer(let id, let answer):
             object["type"] = "fetchAnswer"
             object["id"] = .number(JSONNumber(id))
@@ -161,6 +166,13 @@ public struct ClusterMessage: Equatable {
         }
     }
 
+    /// A page's `pageParam` and `direction` members (none for nil).
+    private static func write(_ page: ClusterPage?, to object: inout [String: JSONValue]) {
+        guard let page else { return }
+        object["pageParam"] = page.param
+        object["direction"] = .string(page.direction.rawValue)
+    }
+
     /// Why a payload is not a message of this layout.
     public enum DecodingError: Error, Equatable {
         case notJSON, otherVersion(JSONValue?), malformed(String)
@@ -182,6 +194,15 @@ public struct ClusterMessage: Equatable {
             guard let error = value["error"] else { throw .malformed("\(type) needs result or error") }
             return .failure(FetchError(error))
         }
+        /// The `pageParam` and `direction` members (both or neither).
+        func page() throws(DecodingError) -> ClusterPage? {
+            guard let text = value["direction"] else { return nil }
+            guard let direction = text.stringValue.flatMap(PageDirection.init(rawValue:)) else {
+                throw .malformed("direction")
+            }
+            guard let param = value["pageParam"] else { throw .malformed("direction needs pageParam") }
+            return ClusterPage(param: param, direction: direction)
+        }
         func id() throws(DecodingError) -> Int {
             guard let id = value["id"]?.intValue else { throw .malformed("id") }
             return id
@@ -200,25 +221,22 @@ public struct ClusterMessage: Equatable {
             body = .settled(key: try key(), data: data, dataUpdatedAt: Int64(updatedAt))
         case "failed":
             guard let error = value["error"] else { throw .malformed("failed needs error") }
-            body = .failed(key: try key(), error: error)
+            body = .failed(key: try key(), error: error, page: try page())
         case "released":
-            body = .released(key: try key())
+            body = .released(key: try key(), page: try page())
+        case "pageSettled":
+            guard let page = try page(), let answer = value["result"] else {
+                throw .malformed("pageSettled needs pageParam, direction and result")
+            }
+            body = .pageSettled(key: try key(), page: page, answer: answer)
         case "hello":
             body = .hello(
                 fetchers: try Advert.list(value["fetchers"]), mutators: try Advert.list(value["mutators"]),
                 joining: value["joining"] == .bool(true))
         case "fetchRequest":
             guard let attemptNumber = value["attempt"]?.intValue else { throw .malformed("fetchRequest needs attempt") }
-            var direction: PageDirection?
-            if let text = value["direction"] {
-                guard let parsed = text.stringValue.flatMap(PageDirection.init(rawValue:)) else {
-                    throw .malformed("direction")
-                }
-                direction = parsed
-            }
             let request = ForwardedFetch(
-                key: try key(), attemptNumber: attemptNumber, meta: value["meta"], pageParam: value["pageParam"],
-                direction: direction)
+                key: try key(), attemptNumber: attemptNumber, meta: value["meta"], page: try page())
             body = .fetchRequest(id: try id(), request: request)
         case "fetchAnswer":
             body = .fetchAnswer(id: try id(), answer: try answer())

@@ -45,16 +45,19 @@ final class DaemonProcess {
     /// Starts `queryd serve --socket <socketPath> <flags>` and waits (10 ms polls, at most 10 s)
     /// until the socket accepts a connection.
     /// With `openFileLimit`, the daemon runs under `sh -c 'ulimit -n <limit>; exec queryd …'`; with
-    /// `strayDescriptors`, it starts with that many descriptors left open from 3 up.
+    /// `strayDescriptors`, it starts with that many descriptors left open from 3 up. `environment`
+    /// is added to the daemon's environment only (through `env`), never to the test process's.
     init(
         flags: [String] = [], socketPath: String = DaemonProcess.temporarySocketPath(), openFileLimit: Int? = nil,
-        strayDescriptors: Int = 0
+        strayDescriptors: Int = 0, environment: [String: String] = [:]
     ) throws {
         self.socketPath = socketPath
         self.logPath = socketPath.replacingSuffix(".sock", with: ".log")
+        let setEnvironment = environment.isEmpty ? [] : ["/usr/bin/env"] + environment.map { "\($0.key)=\($0.value)" }
         self.pid = try DaemonProcess.spawn(
             arguments: ["serve", "--socket", socketPath] + flags, logPath: logPath,
-            wrapper: openFileLimit.map { ["/bin/sh", "-c", "ulimit -n \($0) && exec \"$0\" \"$@\""] } ?? [],
+            wrapper: setEnvironment
+                + (openFileLimit.map { ["/bin/sh", "-c", "ulimit -n \($0) && exec \"$0\" \"$@\""] } ?? []),
             strayDescriptors: strayDescriptors)
         try waitUntilAccepting()
     }

@@ -60,6 +60,26 @@ final class TestCluster {
         return clients
     }
 
+    /// Connects a fetcher client to every node, each registered for `prefix`.
+    func registerFetchers(_ prefix: JSONValue) throws -> [LineClient] {
+        try nodes.map { node in
+            let fetcher = try node.connect()
+            _ = try fetcher.registerFetcher(prefix)
+            return fetcher
+        }
+    }
+
+    /// The next `fetch` request any of `fetchers` gets (within 5 s), and the index of the one that got it.
+    static func nextFetch(_ fetchers: [LineClient]) throws -> (Int, JSONValue) {
+        let deadline = Clock.now + 5
+        while Clock.now < deadline {
+            for (index, fetcher) in fetchers.enumerated() {
+                if let request = try? fetcher.nextRequest(method: "fetch", timeout: 0.05) { return (index, request) }
+            }
+        }
+        throw IntegrationError("no fetcher was called")
+    }
+
     /// Polls `query.state` of `key` on `client` (every 10 ms, at most `seconds`) until `matches` holds.
     static func waitForState(
         _ client: LineClient, _ key: JSONValue, seconds: Double = 5, _ what: String,
