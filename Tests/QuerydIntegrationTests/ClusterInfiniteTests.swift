@@ -1,7 +1,9 @@
 // Infinite queries on three real `queryd serve --cluster` nodes: the first page, fetchNextPage and the
 // refetch of every page, each called on every node at once, reach one fetcher once per page in the
-// fleet (the page lease), and every node ends with the same pages.
+// fleet (the page lease), and every node ends with the same pages; the whole list one node settled
+// serves another from Redis (its pages, links and dataUpdatedAt) until an invalidation.
 
+import Glibc
 import QuerydJSON
 import QuerydTestSupport
 import Testing
@@ -84,6 +86,74 @@ struct ClusterInfiniteTests {
             let state = try clients[node].result("query.state", ["key": key])
             #expect(state.member("data") == refetched && state.member("hasNextPage") == true, "\(state)")
         }
+        try Self.expectSilence(fetchers)
+    }
+
+    @Test("pages fetched on node A serve node B from Redis; after an invalidation on C each page is fetched once")
+    func wholeListSharedThroughRedis() throws {
+        let cluster = try TestCluster()
+        let clients = try cluster.connectAll()
+        let fetchers = try cluster.registerFetchers(["list"])
+        let (a, b, c) = (clients[0], clients[1], clients[2])
+        let key: JSONValue = ["list"]
+        let options: JSONValue = ["staleTime": 60_000, "infinite": ["initialPageParam": 0]]
+
+        /// Answers the next fetch in the fleet, which must ask for page `param`, with `data`.
+        func answerPage(_ param: Int, _ data: String) throws {
+            let (winner, request) = try TestCluster.nextFetch(fetchers)
+            #expect(request.member("params")?.member("pageParam") == .number(JSONNumber(param)), "\(request)")
+            try fetchers[winner].respond(
+                id: request.member("id") ?? nil,
+                result: ["data": .string(data), "nextPageParam": .number(JSONNumber(param + 1))])
+        }
+
+        // Node A loads pages 0 and 1.
+        let load = try a.sendRequest("query.fetch", ["key": key, "options": options])
+        try answerPage(0, "p0")
+        _ = try a.awaitResponse(id: load)
+        let next = try a.sendRequest("query.fetchNextPage", ["key": key])
+        try answerPage(1, "p1")
+        let onA = try a.awaitResponse(id: next).member("result") ?? nil
+        let twoPages: JSONValue = ["pages": ["p0", "p1"], "pageParams": [0, 1]]
+        #expect(onA.member("data") == twoPages, "\(onA)")
+        let loadedAt = try #require(onA.member("dataUpdatedAt")?.asInt)
+        usleep(200_000)
+
+        // Node B subscribes: both pages come from Redis, with A's dataUpdatedAt and next page.
+        let subscriber = try cluster.nodes[1].connect()
+        _ = try subscriber.result("query.subscribe", ["key": key, "options": options])
+        let served = try Self.nextState(subscriber)
+        #expect(served.member("data") == twoPages && served.member("status") == "success", "\(served)")
+        #expect(served.member("dataUpdatedAt")?.asInt == loadedAt && served.member("hasNextPage") == true)
+        try Self.expectSilence(fetchers)
+
+        // B's next page goes to a fetcher; the three pages B settles with serve node C.
+        let third = try b.sendRequest("query.fetchNextPage", ["key": key])
+        try answerPage(2, "p2")
+        let onB = try b.awaitResponse(id: third).member("result") ?? nil
+        let threePages: JSONValue = ["pages": ["p0", "p1", "p2"], "pageParams": [0, 1, 2]]
+        #expect(onB.member("data") == threePages, "\(onB)")
+        usleep(200_000)
+        let onC = try c.result("query.fetch", ["key": key, "options": options])
+        #expect(onC.member("data") == threePages && onC.member("dataUpdatedAt") == onB.member("dataUpdatedAt"))
+        try Self.expectSilence(fetchers)
+
+        // An invalidation on C: B's subscription refetches, and each of its pages is fetched once in the
+        // fleet (the copy B stored is stale by the invalidation).
+        #expect(try c.result("queries.invalidate", ["filter": ["key": key]]) == ["matched": 1])
+        try answerPage(0, "r0")
+        try answerPage(1, "r1")
+        try answerPage(2, "r2")
+        let refetched: JSONValue = ["pages": ["r0", "r1", "r2"], "pageParams": [0, 1, 2]]
+        let onBAgain = try TestCluster.waitForState(b, key, "refetched") {
+            $0.member("data") == refetched && $0.member("fetchStatus") == "idle"
+        }
+        try Self.expectSilence(fetchers)
+        // That refetch's list, stored after the invalidation, serves C (whose copy was invalidated).
+        usleep(200_000)
+        let onCAgain = try c.result("query.fetch", ["key": key, "options": options])
+        #expect(onCAgain.member("data") == refetched, "\(onCAgain)")
+        #expect(onCAgain.member("dataUpdatedAt") == onBAgain.member("dataUpdatedAt"))
         try Self.expectSilence(fetchers)
     }
 

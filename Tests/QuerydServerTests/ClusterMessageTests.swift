@@ -132,5 +132,23 @@ import Testing
                 "PX", "300000",
             ])
         #expect(entry.setCommand(layout, gcTime: nil).count == 3)
+        #expect(entry.pageLinks == nil)
+    }
+
+    @Test func anInfiniteQuerysEntryCarriesEachPagesLinks() throws {
+        let key = QueryKey(elements: ["feed"])
+        let links = [PageLinks(next: 1, previous: nil), PageLinks(next: nil, previous: ["cursor": "a"])]
+        let entry = ClusterEntry(
+            key: key, data: ["pages": ["p0", "p1"], "pageParams": [0, 1]], dataUpdatedAt: 1_000, pageLinks: links)
+        #expect(ClusterEntry(reply: .bulk(entry.encoded), for: key) == entry)
+        let stored = try JSONParser.parse(entry.encoded)
+        #expect(stored["pageLinks"] == [["next": 1], ["previous": ["cursor": "a"]]])
+        // A null link is no page, as in a fetcher's answer.
+        let withNull: JSONValue = [
+            "key": ["feed"], "data": ["pages": ["p0"], "pageParams": [0]], "dataUpdatedAt": 5,
+            "pageLinks": [["next": nil, "previous": 4]],
+        ]
+        let read = ClusterEntry(reply: .bulk(withNull.encoded), for: key)
+        #expect(read?.pageLinks == [PageLinks(next: nil, previous: 4)])
     }
 }

@@ -139,8 +139,9 @@ extension QueryCache {
         succeed(attempt, answer: answer, at: nil)
     }
 
-    /// `attemptSucceeded`, with the data's `dataUpdatedAt` given (`nil`: now).
-    func succeed(_ attempt: AttemptID, answer: JSONValue, at updatedAt: Int64?) {
+    /// `attemptSucceeded`, with the data's `dataUpdatedAt` given (`nil`: now); `wholeList` answers an
+    /// infinite query's fetch with all its pages at once (its `answer` is their data).
+    func succeed(_ attempt: AttemptID, answer: JSONValue, at updatedAt: Int64?, wholeList: InfinitePages? = nil) {
         guard let (query, run) = currentRun(for: attempt) else { return }
         guard let page = answer["data"] else {
             attemptFailed(attempt, error: AttemptError.dataUndefined)
@@ -149,7 +150,9 @@ extension QueryCache {
         endAttempt(of: run, notifyFetcher: false)
         var data = page
         var links: [PageLinks]?
-        if var plan = run.pageFetch {
+        if let wholeList {
+            links = wholeList.links
+        } else if var plan = run.pageFetch {
             guard let pages = plan.receive(page, links: PageLinks(answer: answer)) else {
                 // A refetch goes on with the next stored page; its retries start afresh.
                 run.pageFetch = plan

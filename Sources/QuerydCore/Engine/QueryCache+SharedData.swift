@@ -5,10 +5,12 @@
 public import QuerydJSON
 
 extension QueryCache {
-    /// The options of the fetch run whose current attempt is `attempt` (nil when the attempt is
-    /// late, unknown or fetches a page of an infinite query: those are not settled elsewhere).
+    /// The options of the fetch run whose current attempt is `attempt`, when data fetched elsewhere
+    /// may settle it: an ordinary query's attempt, or an infinite query's fetch of its whole list
+    /// (first load or refetch) before it has any page (nil for a late or unknown attempt, a next or
+    /// previous page, and a refetch's later pages).
     public func fetchOptions(forAttempt attempt: AttemptID) -> ResolvedOptions? {
-        guard let (_, run) = currentRun(for: attempt), run.pageFetch == nil else { return nil }
+        guard let (_, run) = currentRun(for: attempt), run.pageFetch?.loadsWholeList ?? true else { return nil }
         return run.options
     }
 
@@ -20,10 +22,24 @@ extension QueryCache {
 
     /// The attempt is answered with `data` fetched elsewhere at `updatedAt`: the query settles as
     /// for a fetcher's answer, but keeps that `dataUpdatedAt` (so staleness counts from the
-    /// original fetch). Late or unknown attempts are ignored.
-    public func attemptSettled(_ attempt: AttemptID, data: JSONValue, updatedAt: Int64) {
-        guard fetchOptions(forAttempt: attempt) != nil else { return }
-        succeed(attempt, answer: ["data": data], at: updatedAt)
+    /// original fetch). For an infinite query `data` is the whole `{pages, pageParams}` and
+    /// `pageLinks` each page's links (nil: unknown); the fetch takes all the pages (its first
+    /// `maxPages`). Returns whether the attempt settled: not when it is late, unknown or not one
+    /// `fetchOptions(forAttempt:)` gives options for, nor when an infinite query's `data` holds no pages.
+    @discardableResult
+    public func attemptSettled(
+        _ attempt: AttemptID, data: JSONValue, updatedAt: Int64, pageLinks: [PageLinks]? = nil
+    ) -> Bool {
+        guard fetchOptions(forAttempt: attempt) != nil, let (_, run) = currentRun(for: attempt) else { return false }
+        guard let plan = run.pageFetch else {
+            succeed(attempt, answer: ["data": data], at: updatedAt)
+            return true
+        }
+        guard var pages = InfinitePages(data: data, links: pageLinks), !pages.isEmpty else { return false }
+        // A refetch keeps the first maxPages pages.
+        pages.trim(to: plan.maxPages, after: .backward)
+        succeed(attempt, answer: ["data": pages.jsonValue], at: updatedAt, wholeList: pages)
+        return true
     }
 
     /// How long the query with `key` is kept unused (ms; nil: never collected, or no such query).

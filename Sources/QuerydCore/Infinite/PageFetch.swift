@@ -69,6 +69,13 @@ struct PageFetch {
         return nil
     }
 
+    /// Whether the fetch (re)loads the whole list and has no page of it yet: a whole list fetched
+    /// elsewhere can answer it (a page fetch extends the stored pages, so only its own page can).
+    var loadsWholeList: Bool {
+        if case .refetch = kind { return fetched.isEmpty }
+        return false
+    }
+
     /// Takes one page answer; returns the finished pages, or nil when another page is to be fetched.
     mutating func receive(_ page: JSONValue, links: PageLinks) -> InfinitePages? {
         switch kind {

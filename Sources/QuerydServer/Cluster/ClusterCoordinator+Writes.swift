@@ -34,8 +34,9 @@ extension ClusterCoordinator {
     func wroteData(method: String, params: JSONValue, keys: [QueryKey]) {
         if joined {
             for key in keys {
-                guard let state = cache.query(key)?.state, let data = state.data else { continue }
-                let entry = ClusterEntry(key: key, data: data, dataUpdatedAt: state.dataUpdatedAt)
+                guard let state = cache.query(key)?.state, let entry = ClusterEntry(key: key, state: state) else {
+                    continue
+                }
                 bus.send(entry.setCommand(layout, gcTime: cache.gcTime(of: key))) { _ in }
             }
         }

@@ -163,13 +163,13 @@ public final class ClusterCoordinator {
         cache.isCurrentAttempt(request.attempt)
     }
 
-    /// Shared data, then the lease, for an ordinary query's attempt; the page's own lease for a page
-    /// of an infinite query (pages are not kept in the shared data).
+    /// Shared data, then the lease, for an ordinary query's attempt and for the first page of an
+    /// infinite query's whole list (first load, refetch); the page's own lease for any other page.
     private func acquire(_ request: FetchRequest) {
-        if request.page == nil {
+        if cache.fetchOptions(forAttempt: request.attempt) != nil {
             readShared(request)
         } else {
-            takeLease(request, gcTime: nil)
+            takeLease(request, gcTime: cache.gcTime(of: request.key))
         }
     }
 
@@ -213,9 +213,10 @@ public final class ClusterCoordinator {
             return
         }
         if let invalidatedAt, let entry = ClusterEntry(reply: reply, for: request.key),
-            entry.dataUpdatedAt > invalidatedAt, entry.isFresh(at: cache.now, staleTime: options.staleTime)
+            entry.dataUpdatedAt > invalidatedAt, entry.isFresh(at: cache.now, staleTime: options.staleTime),
+            cache.attemptSettled(
+                request.attempt, data: entry.data, updatedAt: entry.dataUpdatedAt, pageLinks: entry.pageLinks)
         {
-            cache.attemptSettled(request.attempt, data: entry.data, updatedAt: entry.dataUpdatedAt)
             server.applyEffects()
             return
         }
@@ -249,21 +250,20 @@ public final class ClusterCoordinator {
     }
 
     /// A fetcher answered `attempt` (already given to the engine) with `error` (nil: data): a fetch
-    /// forwarded here is answered to its origin; if this node held the lease, the outcome is stored
-    /// (not a page's) and published, and the lease released.
+    /// forwarded here is answered to its origin; if this node held the lease, the outcome is
+    /// published, and the lease released. The data the query settled with (an infinite query's whole
+    /// list, once its fetch has all its pages) is stored first.
     func fetchAnswered(_ attempt: AttemptID, answer: JSONValue?, error: JSONValue?) {
         if relayAnswer(attempt, answer: answer, error: error) { return }
         guard let lease = leases.release(attempt) else { return }
         let (key, page) = (lease.subject.key, lease.subject.page)
+        let settled = error == nil ? storeSettled(key, gcTime: lease.gcTime) : nil
         switch (error, page) {
         case (nil, let page?):
             publish(.pageSettled(key: key, page: page, answer: answer ?? .null))
         case (nil, nil):
-            let state = cache.query(key)?.state
-            if let state, state.status == .success, state.fetchStatus == .idle, let data = state.data {
-                let entry = ClusterEntry(key: key, data: data, dataUpdatedAt: state.dataUpdatedAt)
-                bus.send(entry.setCommand(layout, gcTime: lease.gcTime)) { _ in }
-                publish(.settled(key: key, data: data, dataUpdatedAt: state.dataUpdatedAt))
+            if let settled {
+                publish(.settled(key: key, data: settled.data, dataUpdatedAt: settled.dataUpdatedAt))
             } else {
                 publish(.released(key: key))
             }
@@ -271,6 +271,16 @@ public final class ClusterCoordinator {
             publish(.failed(key: key, error: error, page: page))
         }
         releaseLease(lease)
+    }
+
+    /// Stores the data of `key` as its shared copy when its fetch is over and it succeeded (an
+    /// infinite query's fetch is not over while it has pages to go); returns what was stored.
+    private func storeSettled(_ key: QueryKey, gcTime: Int64?) -> ClusterEntry? {
+        guard let state = cache.query(key)?.state, state.status == .success, state.fetchStatus == .idle,
+            let entry = ClusterEntry(key: key, state: state)
+        else { return nil }
+        bus.send(entry.setCommand(layout, gcTime: gcTime)) { _ in }
+        return entry
     }
 
     /// The engine withdrew `attempt` (cancelled, timed out, replaced): a waiting attempt stops

@@ -1,5 +1,6 @@
 // Engine tests of `attemptSettled`: an attempt answered with data fetched elsewhere keeps that
-// data's `dataUpdatedAt`, so its staleness counts from the original fetch.
+// data's `dataUpdatedAt`, so its staleness counts from the original fetch; an infinite query takes
+// a whole list (pages and links) that way only when it loads its whole list and has no page yet.
 
 import QuerydCore
 import QuerydJSON
@@ -28,5 +29,60 @@ import Testing
         #expect(h.cache.fetchOptions(forAttempt: request.attempt) == nil)
         #expect(h.cache.state(of: key("s"))?.data == 7)
         #expect(h.sends.count == 1)
+    }
+
+    @Test func anInfiniteQuerysFirstPageAttemptTakesAWholeListFetchedElsewhereWithItsLinks() {
+        let h = EngineHarness()
+        h.register("feed")
+        h.advance(1_000)
+        let (sub, _) = h.subscribe(key("feed"), infiniteOptions(0, ["staleTime": 500]))
+        let first = h.latestRequest(for: key("feed"))!
+        #expect(h.cache.fetchOptions(forAttempt: first.attempt)?.staleTime == .milliseconds(500))
+        // Something that is not pages is refused, and the attempt goes on.
+        #expect(!h.cache.attemptSettled(first.attempt, data: 7, updatedAt: h.clock.now))
+        #expect(h.cache.isCurrentAttempt(first.attempt))
+        let fetchedAt = h.clock.now - 200
+        let links = [PageLinks(next: 1, previous: nil), PageLinks(next: 2, previous: nil)]
+        #expect(
+            h.cache.attemptSettled(
+                first.attempt, data: pagesData(["p0", "p1"], [0, 1]), updatedAt: fetchedAt, pageLinks: links))
+        let view = h.cache.state(of: key("feed"))
+        #expect(describePages(view) == #"pages ["p0","p1"] params [0,1]"#)
+        #expect(describeFlags(view) == "next")
+        #expect(view?.dataUpdatedAt == fetchedAt)
+        #expect(h.cache.state(of: key("feed"))?.fetchStatus == .idle)
+
+        // A next page extends the node's own pages: only its fetcher answers it.
+        h.fetchPage(.forward, sub)
+        let next = h.latestRequest(for: key("feed"))!
+        #expect(h.pageRequests(for: key("feed")) == ["0 forward", "2 forward"])
+        #expect(h.cache.fetchOptions(forAttempt: next.attempt) == nil)
+        #expect(!h.cache.attemptSettled(next.attempt, data: pagesData(["x"], [9]), updatedAt: h.clock.now))
+        h.answerPage(key("feed"), "p2", next: 3)
+        #expect(describePages(h.lastPush(of: sub)) == #"pages ["p0","p1","p2"] params [0,1,2]"#)
+
+        // A refetch's first page may take a whole list; its later pages may not.
+        h.refetch(sub)
+        #expect(h.cache.fetchOptions(forAttempt: h.latestRequest(for: key("feed"))!.attempt) != nil)
+        h.answerPage(key("feed"), "q0", next: 1)
+        #expect(h.pageRequests(for: key("feed")).suffix(1) == ["1 forward"])
+        #expect(h.cache.fetchOptions(forAttempt: h.latestRequest(for: key("feed"))!.attempt) == nil)
+    }
+
+    @Test func aWholeListFetchedElsewhereIsCutToTheFetchsMaxPagesKeepingTheFirstPages() {
+        let h = EngineHarness()
+        h.register("feed")
+        let (sub, _) = h.subscribe(key("feed"), infiniteOptions(0, maxPages: 2))
+        let request = h.latestRequest(for: key("feed"))!
+        let links = [1, 2, 3].map { PageLinks(next: .number(JSONNumber($0)), previous: nil) }
+        #expect(
+            h.cache.attemptSettled(
+                request.attempt, data: pagesData(["p0", "p1", "p2"], [0, 1, 2]), updatedAt: h.clock.now,
+                pageLinks: links))
+        #expect(describePages(h.lastPush(of: sub)) == #"pages ["p0","p1"] params [0,1]"#)
+        // The kept pages keep their own links: the next page is 2.
+        h.fetchPage(.forward, sub)
+        #expect(h.pageRequests(for: key("feed")) == ["0 forward", "2 forward"])
+        #expect(h.sends.count == 2)
     }
 }
