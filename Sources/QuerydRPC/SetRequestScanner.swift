@@ -42,14 +42,14 @@ public enum SetRequestScanner {
     public static func scan(_ line: UnsafeRawBufferPointer, maxDepth: Int) -> SetRequestLine? {
         guard let base = line.baseAddress, !line.isEmpty, maxDepth >= 3 else { return nil }
         var cursor = ScanCursor(
-            base: base.assumingMemoryBound(to: UInt8.self), count: line.count, maxDepth: maxDepth, knownKey: nil,
-            acceptsUnorderedMembers: true)
+            base: base.assumingMemoryBound(to: UInt8.self), count: line.count, maxDepth: maxDepth, knownKey: nil)
         return cursor.scanCompactSet()
     }
 }
 
 extension ScanCursor {
     fileprivate mutating func scanCompactSet() -> SetRequestLine? {
+        assert(!acceptsUnorderedMembers, "the key is scanned with its members in canonical order")
         guard consume(#"{"jsonrpc":"2.0","id":"#) else { return nil }
         let idStart = index
         if peek == UInt8(ascii: "\"") {
@@ -67,7 +67,8 @@ extension ScanCursor {
         let key = keyStart..<index
         guard consume(#","data":"#) else { return nil }
         let dataStart = index
-        sawUnorderedMembers = false
+        // The key's members must ascend (its text is its identity); the data's are sorted if not.
+        acceptsUnorderedMembers = true
         guard value(depth: 2) else { return nil }
         let data = dataStart..<index
         // Whitespace anywhere in the key or data: not the canonical text.

@@ -20,6 +20,7 @@ extension Session {
             let request = SetRequestScanner.scan(line, maxDepth: configuration.maxDepth)
         else { return false }
         if hasDeferredAnswers, reusesPendingID(request.id, in: line) { return false }
+        assert(!receivedEOF, "the fast path runs only before the end of input, when no close is due")
         // The data fits `maxDataBytes` once written, which leaves the state's reply room within the
         // outbound limit; an id long enough to pass it anyway takes the general path, which refuses it.
         guard request.id.count < configuration.maxOutboundBytes - configuration.maxDataBytes - 1024 else {
