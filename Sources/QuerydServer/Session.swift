@@ -212,7 +212,7 @@ public final class Session {
         }
         // A `query.get` cache hit is answered from the line's bytes (the same reply as below).
         if answerCachedGet(line) { return }
-        // So is a `query.set` of data already in its canonical encoding.
+        // So is a plain `query.set`, its data stored as its canonical encoding from the line.
         if answerPlainSet(line) { return }
         // The usual line, one request object, is decoded from its bytes; any other goes through the parser.
         if let outcome = RPCDecoding.decodeObjectLine(line, maxDepth: server.configuration.maxDepth) {
