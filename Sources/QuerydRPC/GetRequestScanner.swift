@@ -65,8 +65,9 @@ public enum GetRequestScanner {
     }
 }
 
-/// The read position in a line being scanned. Every read checks `index < count`.
-private struct ScanCursor {
+/// The read position in a line being scanned (of `query.get` and `query.set` lines). Every read
+/// checks `index < count`.
+struct ScanCursor {
     // Safety: `base` points at `count` readable bytes for the whole scan (the caller's buffer),
     // and every access below is guarded by `index < count`.
     let base: UnsafePointer<UInt8>
@@ -77,14 +78,18 @@ private struct ScanCursor {
     var index = 0
     /// Whitespace was skipped inside the key.
     var keyWhitespace = false
+    /// Objects whose names do not ascend are accepted (and noted in `sawUnorderedMembers`) rather
+    /// than refused: a `query.set`'s data is reordered into its canonical encoding.
+    var acceptsUnorderedMembers = false
+    var sawUnorderedMembers = false
 
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
 
-    private var peek: UInt8? { index < count ? base[index] : nil }
+    var peek: UInt8? { index < count ? base[index] : nil }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < count {
             switch base[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -102,7 +107,7 @@ private struct ScanCursor {
     }
 
     @inline(__always)
-    private mutating func consume(_ byte: UInt8) -> Bool {
+    mutating func consume(_ byte: UInt8) -> Bool {
         guard index < count, base[index] == byte else { return false }
         index += 1
         return true
@@ -111,7 +116,7 @@ private struct ScanCursor {
     /// Consumes `literal` when the next bytes are exactly it. A literal of 8 bytes or more is
     /// compared eight bytes at a time (the last word overlapping the one before).
     @inline(__always)
-    private mutating func consume(_ literal: StaticString) -> Bool {
+    mutating func consume(_ literal: StaticString) -> Bool {
         let length = literal.utf8CodeUnitCount
         guard count - index >= length else { return false }
         let text = UnsafeRawPointer(literal.utf8Start)
@@ -259,7 +264,7 @@ private struct ScanCursor {
 
     // MARK: - Key values
 
-    private mutating func value(depth: Int) -> Bool {
+    mutating func value(depth: Int) -> Bool {
         guard let byte = peek else { return false }
         switch byte {
         case Self.quote: return plainString()
@@ -273,7 +278,7 @@ private struct ScanCursor {
     }
 
     /// An array at nesting level `depth`.
-    private mutating func array(depth: Int) -> Bool {
+    mutating func array(depth: Int) -> Bool {
         guard depth <= maxDepth, consume(UInt8(ascii: "[")) else { return false }
         skipKeyWhitespace()
         if consume(UInt8(ascii: "]")) { return true }
@@ -286,7 +291,7 @@ private struct ScanCursor {
     }
 
     /// An object at nesting level `depth` whose plain names ascend strictly (the canonical
-    /// member order).
+    /// member order; see `acceptsUnorderedMembers`).
     private mutating func object(depth: Int) -> Bool {
         guard depth <= maxDepth, consume(UInt8(ascii: "{")) else { return false }
         skipKeyWhitespace()
@@ -297,7 +302,10 @@ private struct ScanCursor {
             let start = index
             guard plainString() else { return false }
             let name = start + 1..<index - 1
-            if let previous, !precedes(previous, name) { return false }
+            if let previous, !precedes(previous, name) {
+                guard acceptsUnorderedMembers else { return false }
+                sawUnorderedMembers = true
+            }
             previous = name
             skipKeyWhitespace()
             guard consume(UInt8(ascii: ":")) else { return false }
@@ -309,7 +317,7 @@ private struct ScanCursor {
     }
 
     /// True when the bytes in `a` sort strictly before those in `b`.
-    private func precedes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    func precedes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         let shared = min(a.count, b.count)
         for offset in 0..<shared {
             let left = base[a.lowerBound + offset]
@@ -323,7 +331,7 @@ private struct ScanCursor {
 
     /// A string of bytes 0x20...0x7F other than `"` and `\` (written back unchanged by the JSON writer).
     @inline(__always)
-    private mutating func plainString() -> Bool {
+    mutating func plainString() -> Bool {
         guard consume(Self.quote) else { return false }
         while index < count {
             let byte = base[index]
@@ -340,7 +348,7 @@ private struct ScanCursor {
     /// An integer of at most 18 digits without leading zeros, other than `-0` (so it is an Int64
     /// and written back unchanged); a fraction or exponent after it fails.
     @inline(__always)
-    private mutating func integer() -> Bool {
+    mutating func integer() -> Bool {
         let negative = consume(UInt8(ascii: "-"))
         let start = index
         while index < count, base[index] &- UInt8(ascii: "0") < 10 { index += 1 }

@@ -51,6 +51,8 @@ struct MethodTable {
     private var entries: [String: MethodEntry] = [:]
     /// The served method names, sorted.
     private(set) var names: [String] = []
+    /// The place of `query.set` in `names` (its counters, kept by the write fast path too).
+    private(set) var querySetIndex = 0
 
     init(configuration: ServerConfiguration) {
         let all: [(String, MethodGate?, MethodHandler)] =
@@ -68,6 +70,7 @@ struct MethodTable {
         }
         names = entries.keys.sorted()
         for (index, name) in names.enumerated() { entries[name]?.index = index }
+        querySetIndex = entries["query.set"]?.index ?? 0
     }
 
     func entry(for method: String) -> MethodEntry? { entries[method] }

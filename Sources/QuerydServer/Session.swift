@@ -93,8 +93,9 @@ public final class Session {
     var registrationCount = 0
     /// What the client settled in `server.hello` (nil until it greets).
     var greeting: ClientGreeting?
-    /// Scratch space for the canonical key of a `query.get` line (see Session+CachedGet.swift).
-    /// Only `Session.answerCachedGet` touches it, with no call back into the session meanwhile, so its
+    /// Scratch space for the canonical key of a `query.get` line (see Session+CachedGet.swift), and
+    /// for the reordered data of a `query.set` line (Session+PlainSet.swift). Only those two fast
+    /// paths touch it, each with no call back into the session while it holds bytes there, so its
     /// accesses are not checked for exclusivity (a check costs more than the rest of the lookup).
     @exclusivity(unchecked) var keyScratch: [UInt8] = []
     /// The key text (compact, as it stood in the line) of the last `query.get` answered on the
@@ -211,6 +212,8 @@ public final class Session {
         }
         // A `query.get` cache hit is answered from the line's bytes (the same reply as below).
         if answerCachedGet(line) { return }
+        // So is a plain `query.set`, its data stored as its canonical encoding from the line.
+        if answerPlainSet(line) { return }
         // The usual line, one request object, is decoded from its bytes; any other goes through the parser.
         if let outcome = RPCDecoding.decodeObjectLine(line, maxDepth: server.configuration.maxDepth) {
             dispatch(outcome, batch: nil, slot: 0)

@@ -25,15 +25,6 @@ import Testing
         return client
     }
 
-    /// Sends `line` and returns exactly the bytes written back.
-    private func rawReply(_ client: TestClient, _ line: String) -> [UInt8] {
-        Array((line + "\n").utf8).withUnsafeBytes { client.session.receive($0) }
-        client.server.flush()
-        let bytes = client.transport.output
-        _ = client.transport.takeLines()
-        return bytes
-    }
-
     /// The same request with an extra member the decoder ignores, which the fast path declines.
     private func generalForm(_ line: String) -> String {
         guard let brace = line.firstIndex(of: "{") else { return line }
@@ -73,8 +64,8 @@ import Testing
                 ]
                 for line in orders {
                     #expect(isFastForm(line), "not on the fast path: \(line)")
-                    let fast = rawReply(client, line)
-                    let general = rawReply(client, generalForm(line))
+                    let fast = client.rawReply(line)
+                    let general = client.rawReply(generalForm(line))
                     #expect(fast == general, "replies differ for \(line)")
                     let reply = try? JSONParser.parse(fast)
                     #expect(reply?["result"]?["data"] != nil, "no data for \(line)")
@@ -97,8 +88,8 @@ import Testing
             #expect(client.send(set + "\n").first?["result"] != nil, "set \(value)")
             let line = #"{"jsonrpc":"2.0","id":7,"method":"query.get","params":{"key":["t",\#(index)]}}"#
             #expect(isFastForm(line))
-            let fast = rawReply(client, line)
-            #expect(fast == rawReply(client, generalForm(line)), "replies differ for \(value)")
+            let fast = client.rawReply(line)
+            #expect(fast == client.rawReply(generalForm(line)), "replies differ for \(value)")
             let text = String(decoding: fast, as: UTF8.self)
             #expect(text.hasSuffix(#","dataUpdatedAt":\#(value.updatedAt)}}"# + "\n"), "\(text)")
         }
@@ -119,25 +110,25 @@ import Testing
     @Test func declinedLinesAreAnsweredAsBefore() {
         let client = setUp()
         // Equal keys written another way find the same query through the general path.
-        let hit = rawReply(client, #"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":["a",1]}}"#)
+        let hit = client.rawReply(#"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":["a",1]}}"#)
         for key in [#"["a",1.0]"#, #"["a",1e0]"#, #"["\u0061",1]"#, #"["a",10e-1]"#] {
             let line = #"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":\#(key)}}"#
             #expect(!isFastForm(line))
-            #expect(rawReply(client, line) == hit, "\(key)")
+            #expect(client.rawReply(line) == hit, "\(key)")
         }
-        let object = rawReply(
-            client, #"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":[{"A":1,"a":2,"ab":3}]}}"#)
+        let object = client.rawReply(
+            #"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":[{"A":1,"a":2,"ab":3}]}}"#)
         #expect(
-            rawReply(client, #"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":[{"ab":3,"a":2,"A":1}]}}"#)
+            client.rawReply(#"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":[{"ab":3,"a":2,"A":1}]}}"#)
                 == object)
 
         // A miss and a query without data answer null.
         #expect(
-            rawReply(client, #"{"jsonrpc":"2.0","id":2,"method":"query.get","params":{"key":["nope"]}}"#)
+            client.rawReply(#"{"jsonrpc":"2.0","id":2,"method":"query.get","params":{"key":["nope"]}}"#)
                 == Array(#"{"jsonrpc":"2.0","id":2,"result":null}"#.utf8) + [0x0A])
         _ = client.send(#"{"jsonrpc":"2.0","id":"sub","method":"query.subscribe","params":{"key":["empty"]}}"# + "\n")
         #expect(
-            rawReply(client, #"{"jsonrpc":"2.0","id":3,"method":"query.get","params":{"key":["empty"]}}"#)
+            client.rawReply(#"{"jsonrpc":"2.0","id":3,"method":"query.get","params":{"key":["empty"]}}"#)
                 == Array(#"{"jsonrpc":"2.0","id":3,"result":null}"#.utf8) + [0x0A])
 
         // Other forms: unknown params, an empty key, a notification, a float id.
@@ -163,7 +154,7 @@ import Testing
                 + "\n")
         #expect(removed.first?["error"] == nil)
         #expect(
-            rawReply(client, get) == Array(#"{"jsonrpc":"2.0","id":1,"result":null}"#.utf8) + [0x0A])
+            client.rawReply(get) == Array(#"{"jsonrpc":"2.0","id":1,"result":null}"#.utf8) + [0x0A])
         // Set again (a new query under the same key): the new data is answered.
         _ = client.send(#"{"jsonrpc":"2.0","id":"set","method":"query.set","params":{"key":["a",1],"data":7}}"# + "\n")
         #expect(client.send(get + "\n").first?["result"]?["data"] == 7)

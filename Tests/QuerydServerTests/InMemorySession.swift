@@ -56,6 +56,15 @@ final class TestClient {
 
     /// Sends raw text (one or more lines) and returns every line written back after a flush.
     @discardableResult
+    /// Sends `line` and returns exactly the bytes written back.
+    func rawReply(_ line: String) -> [UInt8] {
+        Array((line + "\n").utf8).withUnsafeBytes { session.receive($0) }
+        server.flush()
+        let bytes = transport.output
+        _ = transport.takeLines()
+        return bytes
+    }
+
     func send(_ text: String) -> [JSONValue] {
         Array(text.utf8).withUnsafeBytes { session.receive($0) }
         server.flush()

@@ -195,9 +195,10 @@ public final class QueryCache {
         return result
     }
 
-    /// The query's state as a view, before placeholder, select, encoded data and paging flags.
-    private func stateView(of query: Query, isStale: Bool) -> QueryResult {
-        let state = query.state
+    /// The query's state as a view, before placeholder, select, encoded data and paging flags
+    /// (`parsingData` false: with `data` nil, the encoded data not parsed).
+    func stateView(of query: Query, isStale: Bool, parsingData: Bool = true) -> QueryResult {
+        let state = parsingData ? query.state : query.stateWithoutData
         return QueryResult(
             key: query.key, status: state.status, fetchStatus: state.fetchStatus, data: state.data,
             dataUpdatedAt: state.dataUpdatedAt, dataUpdateCount: state.dataUpdateCount, error: state.error,

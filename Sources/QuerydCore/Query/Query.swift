@@ -86,8 +86,22 @@ public final class Query: DeadlineMember, QueryIndexElement {
         }
     }
 
+    /// The state with `data` nil, assembled without parsing the encoded data.
+    var stateWithoutData: QueryState {
+        QueryState(
+            data: nil, isInvalidated: isInvalidated, status: status, fetchStatus: fetchStatus,
+            dataUpdatedAt: dataUpdatedAt, dataUpdateCount: dataUpdateCount, extras: activity?.extras)
+    }
+
     /// Stores every part of `state` and bumps the version.
     private func store(_ state: QueryState) {
+        storeFields(of: state)
+        storeData(state.data)
+        settleActivity()
+    }
+
+    /// Stores every part of `state` but its data, and bumps the version.
+    private func storeFields(of state: QueryState) {
         version += 1
         status = state.status
         fetchStatus = state.fetchStatus
@@ -95,7 +109,17 @@ public final class Query: DeadlineMember, QueryIndexElement {
         dataUpdatedAt = state.dataUpdatedAt
         dataUpdateCount = state.dataUpdateCount
         if state.extras !== activity?.extras { obtainActivity().extras = state.extras }
-        storeData(state.data)
+    }
+
+    /// Reduces a manual write of data given as its canonical encoding (`bytes`, as
+    /// `JSONValue.encoded` writes it) at `time`: the same `succeeded` action as a written value,
+    /// with the bytes stored as they are, so the data is not parsed or encoded here.
+    func reduceManualWrite(encodedData bytes: UnsafeRawBufferPointer, at time: Int64) {
+        // The `succeeded` action sets every field regardless of the data before.
+        var state = stateWithoutData
+        state.reduce(.succeeded(data: .null, at: time, fetched: false, pageLinks: nil))
+        storeFields(of: state)
+        storeData(encoded: bytes)
         settleActivity()
     }
 

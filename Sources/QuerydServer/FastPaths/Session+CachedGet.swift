@@ -14,7 +14,7 @@ import QuerydRPC
 
 extension Session {
     /// Whether the id at `range` of `line` (a JSON number or string) is a waiting request's.
-    private func reusesPendingID(_ range: Range<Int>, in line: UnsafeRawBufferPointer) -> Bool {
+    func reusesPendingID(_ range: Range<Int>, in line: UnsafeRawBufferPointer) -> Bool {
         guard let value = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: line[range]), maxDepth: 1),
             let id = RPCID(jsonValue: value)
         else { return true }

@@ -1,0 +1,133 @@
+// Recognises a plain `query.set` line, `{"jsonrpc":"2.0","id":…,"method":"query.set","params":
+// {"key":[…],"data":…}}`, compact with the members in this order, in one pass over its bytes and
+// without building JSON values or strings (the write fast path).
+//
+// The id and key are the plain subset `GetRequestScanner` accepts (the key compact). The data is
+// accepted when its text is its canonical encoding, as `JSONValue.encoded` writes it, but perhaps
+// for the order of object members: compact, strings of printable ASCII without escapes, integers
+// of at most 18 digits (no `-0`, no fraction or exponent), nesting within `maxDepth` (counted over
+// the whole line). When object names already ascend strictly (byte order, as the encoder sorts
+// them) the data's bytes are stored as they are; otherwise `appendCanonicalData` writes them with
+// the members sorted (refusing a repeated name). Equal data has equal bytes either way. Any other
+// line is left to the general decoder.
+
+/// Where the parts of a recognised `query.set` line are.
+public struct SetRequestLine: Sendable, Equatable {
+    /// The id's JSON text: exactly what `RPCID.write` writes for the id.
+    public let id: Range<Int>
+    /// The key array's text: its canonical JSON.
+    public let key: Range<Int>
+    /// The data's text: its canonical encoding when `dataIsCanonical`, else that but for the order
+    /// of object members.
+    public let data: Range<Int>
+    /// Whether the data's text is its canonical encoding as it stands.
+    public let dataIsCanonical: Bool
+
+    /// Appends the data's canonical encoding to `out`: its text in `line` (the scanned line) with
+    /// every object's members sorted by name. Returns false when an object repeats a name (which
+    /// the general path resolves), with `out` then holding part of the encoding.
+    public func appendCanonicalData(from line: UnsafeRawBufferPointer, maxDepth: Int, to out: inout [UInt8]) -> Bool {
+        guard let base = line.baseAddress else { return false }
+        var cursor = ScanCursor(
+            base: base.assumingMemoryBound(to: UInt8.self), count: data.upperBound, maxDepth: maxDepth,
+            knownKey: nil, index: data.lowerBound, acceptsUnorderedMembers: true)
+        return cursor.appendCanonical(depth: 2, to: &out)
+    }
+}
+
+/// The single-pass scanner of `query.set` request lines (the write fast path).
+public enum SetRequestScanner {
+    /// Scans `line`: where its id, key and data are when it is a `query.set` request in the plain
+    /// compact form above, nil otherwise.
+    public static func scan(_ line: UnsafeRawBufferPointer, maxDepth: Int) -> SetRequestLine? {
+        guard let base = line.baseAddress, !line.isEmpty, maxDepth >= 3 else { return nil }
+        var cursor = ScanCursor(
+            base: base.assumingMemoryBound(to: UInt8.self), count: line.count, maxDepth: maxDepth, knownKey: nil)
+        return cursor.scanCompactSet()
+    }
+}
+
+extension ScanCursor {
+    fileprivate mutating func scanCompactSet() -> SetRequestLine? {
+        assert(!acceptsUnorderedMembers, "the key is scanned with its members in canonical order")
+        guard consume(#"{"jsonrpc":"2.0","id":"#) else { return nil }
+        let idStart = index
+        if peek == UInt8(ascii: "\"") {
+            guard plainString() else { return nil }
+        } else {
+            guard integer() else { return nil }
+        }
+        let id = idStart..<index
+        guard consume(#","method":"query.set","params":{"key":"#) else { return nil }
+        let keyStart = index
+        // A key must be a non-empty array: `[]` is left to the general path, which refuses it.
+        guard count - index >= 2, base[index] == UInt8(ascii: "["), base[index + 1] != UInt8(ascii: "]"),
+            array(depth: 3)
+        else { return nil }
+        let key = keyStart..<index
+        guard consume(#","data":"#) else { return nil }
+        let dataStart = index
+        // The key's members must ascend (its text is its identity); the data's are sorted if not.
+        acceptsUnorderedMembers = true
+        guard value(depth: 2) else { return nil }
+        let data = dataStart..<index
+        // Whitespace anywhere in the key or data: not the canonical text.
+        guard !keyWhitespace, consume("}}"), index == count else { return nil }
+        return SetRequestLine(id: id, key: key, data: data, dataIsCanonical: !sawUnorderedMembers)
+    }
+
+    /// Appends the canonical encoding of the value at `index` (nested at `depth`, already accepted
+    /// by `value(depth:)`, compact) to `out`, moving past it; false on an object with a name twice.
+    fileprivate mutating func appendCanonical(depth: Int, to out: inout [UInt8]) -> Bool {
+        let start = index
+        switch base[index] {
+        case UInt8(ascii: "{"):
+            index += 1
+            var members: [(name: Range<Int>, value: Int)] = []
+            if !consume(UInt8(ascii: "}")) {
+                repeat {
+                    let nameStart = index
+                    _ = plainString()
+                    members.append((nameStart + 1..<index - 1, index + 1))
+                    index += 1
+                    _ = value(depth: depth + 1)
+                } while consume(UInt8(ascii: ","))
+                index += 1
+            }
+            members.sort { precedes($0.name, $1.name) }
+            out.append(UInt8(ascii: "{"))
+            for (offset, member) in members.enumerated() {
+                if offset > 0 {
+                    guard precedes(members[offset - 1].name, member.name) else { return false }
+                    out.append(UInt8(ascii: ","))
+                }
+                // The name with its quotes.
+                out.append(
+                    contentsOf: UnsafeBufferPointer(
+                        start: base + member.name.lowerBound - 1, count: member.name.count + 2))
+                out.append(UInt8(ascii: ":"))
+                var inner = self
+                inner.index = member.value
+                guard inner.appendCanonical(depth: depth + 1, to: &out) else { return false }
+            }
+            out.append(UInt8(ascii: "}"))
+            return true
+        case UInt8(ascii: "["):
+            index += 1
+            out.append(UInt8(ascii: "["))
+            if !consume(UInt8(ascii: "]")) {
+                repeat {
+                    if index > start + 1 { out.append(UInt8(ascii: ",")) }
+                    guard appendCanonical(depth: depth + 1, to: &out) else { return false }
+                } while consume(UInt8(ascii: ","))
+                index += 1
+            }
+            out.append(UInt8(ascii: "]"))
+            return true
+        default:
+            _ = value(depth: depth)
+            out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+            return true
+        }
+    }
+}

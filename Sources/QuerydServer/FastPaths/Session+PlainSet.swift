@@ -1,0 +1,63 @@
+// The `query.set` fast path: a request line in the plain form `SetRequestScanner` recognises is
+// written to the cache from the line's bytes (the key's text and the data's canonical encoding,
+// which is the data's text itself unless object members need sorting, are stored as they are) and
+// answered with the same reply as the general path, with no JSON values, strings or re-encoding
+// made. Every other line (another form, data outside the plain subset, an infinite query, data
+// over the limit, a clustered server, whose writes are published from their values) takes the
+// general path; the fast path only skips work.
+
+import QuerydCore
+import QuerydRPC
+
+extension Session {
+    /// Writes and answers `line` when it is a plain `query.set` request the fast path can take;
+    /// returns false, having done nothing visible, when the line must take the general path.
+    func answerPlainSet(_ line: UnsafeRawBufferPointer) -> Bool {
+        let configuration = server.configuration
+        // At shutdown every request gets the shutdown error, and a line reusing the id of a waiting
+        // request is refused, both from the general path.
+        guard !server.isShuttingDown, server.cluster == nil,
+            let request = SetRequestScanner.scan(line, maxDepth: configuration.maxDepth)
+        else { return false }
+        if hasDeferredAnswers, reusesPendingID(request.id, in: line) { return false }
+        assert(!receivedEOF, "the fast path runs only before the end of input, when no close is due")
+        // The data fits `maxDataBytes` once written, which leaves the state's reply room within the
+        // outbound limit; an id long enough to pass it anyway takes the general path, which refuses it.
+        guard request.id.count < configuration.maxOutboundBytes - configuration.maxDataBytes - 1024 else {
+            return false
+        }
+        let key = UnsafeRawBufferPointer(rebasing: line[request.key])
+        let written: QueryResult?
+        if request.dataIsCanonical {
+            written = server.cache.set(
+                canonicalKey: key, encodedData: UnsafeRawBufferPointer(rebasing: line[request.data]))
+        } else {
+            // Objects with their members in another order: the data is written sorted first.
+            keyScratch.removeAll(keepingCapacity: true)
+            guard request.appendCanonicalData(from: line, maxDepth: configuration.maxDepth, to: &keyScratch) else {
+                return false
+            }
+            written = keyScratch.withUnsafeBytes { server.cache.set(canonicalKey: key, encodedData: $0) }
+        }
+        guard let result = written else { return false }
+        server.counters.requests[server.methods.querySetIndex] &+= 1
+        // As in the general path: subscriptions of this connection with `echo: false` are not
+        // pushed this change (its pushes are queued once the effects are applied).
+        server.applyEffects()
+        outbox.dropEchoes(ofWriteTo: result.key)
+        outbox.appendLine { out in
+            let id = UnsafeRawBufferPointer(rebasing: line[request.id])
+            let head = RPCWriter.resultFramingByteCount - 1 + id.count
+            out.append(addingCapacity: head) { span in
+                span.withUnsafeMutableBufferPointer { buffer, initialized in
+                    // Safety: `head` bytes are free from `initialized` on, and the head takes exactly that.
+                    let start = buffer.baseAddress! + initialized
+                    initialized += RPCWriter.writeResultHead(rawID: id, at: start) - start
+                }
+            }
+            result.write(to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        return true
+    }
+}
