@@ -138,10 +138,42 @@ extension SlotBuffer {
         guard let previous else { return 0 }
         let end = min(migrated + OpenAddressing.migrationStep, previous.capacity)
         Table.move(from: previous, slots: migrated..<end, to: self)
+        previous.releaseReferencePages(passing: migrated..<end)
         migrated = end
         guard previous.count == 0 else { return 0 }
         self.previous = nil
         migrated = 0
         return previous.capacity
+    }
+}
+
+extension SlotBuffer {
+    /// The span of reference memory given back at a time while a migration passes it (16 pages of
+    /// 4 KB; a multiple of every page size Linux uses on its common targets, up to 64 KB).
+    static var releaseChunk: Int { 1 << 16 }
+
+    /// Gives the system back the pages of references that a migration step from `slots.lowerBound`
+    /// to `slots.upperBound` passed, in whole `releaseChunk`s: each chunk once, when the step
+    /// crosses its end. A drained buffer of millions of slots then holds few resident pages when
+    /// it is freed, so freeing it (an `munmap` whose cost follows its resident pages) is no longer
+    /// a step of tens of milliseconds, and its memory goes back as the migration runs.
+    ///
+    /// Invariant making this safe: the passed slots are nil (moved out) and never read as more
+    /// than that again: `HashedSet` leaves them out of the draining buffer's probe ring, and
+    /// `QueryTable` reads a reference only where the control byte is a tag (the passed slots are
+    /// tombstones; the control bytes stay, as probes walk through them). `MADV_DONTNEED` makes the
+    /// pages read back as zeros, which is nil: the buffer stays what it was. Only whole chunks
+    /// inside the buffer's own memory are released, never the allocator's bookkeeping around it.
+    func releaseReferencePages(passing slots: Range<Int>) {
+        #if canImport(Glibc)
+            let stride = MemoryLayout<Unmanaged<Element>?>.stride
+            let base = UInt(bitPattern: references)
+            let chunk = UInt(Self.releaseChunk)
+            let from = (base + UInt(slots.lowerBound * stride)) & ~(chunk - 1)
+            let to = (base + UInt(slots.upperBound * stride)) & ~(chunk - 1)
+            let start = max(from, (base + chunk - 1) & ~(chunk - 1))
+            guard to > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(address, Int(to - start), Int32(MADV_DONTNEED))
+        #endif
     }
 }
