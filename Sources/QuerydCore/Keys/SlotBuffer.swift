@@ -1,12 +1,13 @@
 // The slot memory of one open-addressing table (`QueryTable`, `ObjectSet`): a reference per slot
-// and, for `QueryTable`, a control byte per slot, both from `calloc`.
+// and, for `QueryTable`, a control byte per slot, both zeroed: from `calloc`, or mapped from the
+// kernel when large.
 //
 // Why not arrays: a growing table allocates its next storage while the old one still holds the
 // elements, and frees the old one once they have moved (incrementally, see `QueryTable`). An array
 // writes every slot when it is made and visits every slot when it is freed (to release its
-// references): at millions of slots that is tens of milliseconds in one go. `calloc` of a large
-// block hands out fresh zeroed pages from the kernel that are touched only as slots are used, and a
-// buffer whose slots are all empty frees without a visit.
+// references): at millions of slots that is tens of milliseconds in one go. A fresh mapping is zero
+// pages that are touched only as slots are used, a migration gives back the pages of the slots it
+// has emptied as it goes, and a buffer whose slots are all empty frees without a visit.
 
 #if canImport(Glibc)
     import Glibc
@@ -63,17 +64,44 @@ final class SlotBuffer<Element: AnyObject> {
         self.controls = withControls ? Self.zeroed(capacity, 1).bindMemory(to: UInt8.self, capacity: capacity) : nil
     }
 
+    /// The size from which slot memory is mapped from the kernel directly rather than taken from
+    /// `calloc`: glibc raises its own mapping threshold after freeing a large block (up to 32 MB),
+    /// and then serves such a block from its heap and clears it with `memset`, faulting in every
+    /// page in one step (20 ms for the table a gc shrinks to, measured). A fresh mapping is zero
+    /// pages that are touched only as slots are used.
+    private static var mappedBytes: Int { 1 << 18 }
+
     private static func zeroed(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer {
+        #if canImport(Glibc)
+            if count * size >= mappedBytes {
+                let memory = mmap(nil, count * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                guard let memory, memory != UnsafeMutableRawPointer(bitPattern: -1) else {
+                    fatalError("SlotBuffer: out of memory for \(count) slots")
+                }
+                return memory
+            }
+        #endif
         guard let memory = calloc(count, size) else { fatalError("SlotBuffer: out of memory for \(count) slots") }
         return memory
+    }
+
+    /// Gives back memory `zeroed(count, size)` returned.
+    private static func release(_ memory: UnsafeMutableRawPointer, _ count: Int, _ size: Int) {
+        #if canImport(Glibc)
+            if count * size >= mappedBytes {
+                munmap(memory, count * size)
+                return
+            }
+        #endif
+        free(memory)
     }
 
     deinit {
         if count > 0 {
             for index in 0..<capacity { references[index]?.release() }
         }
-        free(references)
-        free(controls)
+        Self.release(UnsafeMutableRawPointer(references), capacity, MemoryLayout<Unmanaged<Element>?>.stride)
+        if let controls { Self.release(UnsafeMutableRawPointer(controls), capacity, 1) }
     }
 
     /// A buffer of the same slots holding the same references (each retained once more), with a

@@ -1,6 +1,7 @@
-// Tests that a migration gives back the pages of the previous buffer's references as it passes
-// them (`SlotBuffer.releaseReferencePages`), so freeing a drained buffer of millions of slots is
-// not one long step, and that the elements all arrive in the new buffer meanwhile.
+// Tests of the slot memory's pages: a large buffer is not written when made, and a migration gives
+// back the pages of the previous buffer's references as it passes them
+// (`SlotBuffer.releaseReferencePages`), so freeing a drained buffer of millions of slots is not one
+// long step, while the elements all arrive in the new buffer.
 
 import Testing
 
@@ -87,5 +88,18 @@ private final class Token {}
         table.forEach { _ in seen += 1 }
         #expect(seen == elements.count / 2)
         #expect(table.count == elements.count / 2)
+    }
+
+    @Test func aLargeBufferIsNotWrittenWhenMade() {
+        // Once glibc has freed a large mapped block it serves blocks up to that size from its heap,
+        // where `calloc` clears them with `memset`, touching every page at once.
+        free(malloc(24 << 20))
+        let capacity = 1 << 20
+        let buffer = SlotBuffer<Token>(capacity: capacity, controls: true)
+        let references = residentPages(UnsafeMutableRawPointer(buffer.references), bytes: capacity * 8)
+        #expect(references.pages > 2_000)
+        #expect(references.resident == 0)
+        let controls = residentPages(UnsafeMutableRawPointer(buffer.controls!), bytes: capacity)
+        #expect(controls.resident == 0)
     }
 }
