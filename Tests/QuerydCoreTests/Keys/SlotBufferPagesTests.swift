@@ -67,15 +67,10 @@ private final class Token {}
 
     @Test func aLargeTableFindsEveryElementWhileItsDrainedPagesGoBack() {
         var table = QueryTable<KeyedElement>()
-        var elements: [KeyedElement] = []
-        var id = 0
         // Past the growth from 131,072 slots (1 MB of references), then halfway through its migration.
-        repeat {
-            let element = KeyedElement(id)
-            table.insert(element)
-            elements.append(element)
-            id += 1
-        } while !(table.capacity > 150_000 && table.isMigrating && table.elementsToMigrate < table.count / 3)
+        let elements = table.insert(from: 0) {
+            $0.capacity > 150_000 && $0.isMigrating && $0.elementsToMigrate < $0.count / 3
+        }
         for element in elements where table[element.key] !== element { Issue.record("lookup missed \(element.id)") }
         for element in elements where element.id % 2 == 0 {
             let removed = table.remove(element)

@@ -30,6 +30,15 @@ private final class Buckets {
         inner.takeDue(deadline, limit: limit)
     }
     func deadline(of member: Waiter) -> Int64? { inner.deadline(of: member) }
+
+    /// Adds `count` new waiters, named `w0`, `w1`, …, at `deadline`.
+    func addWaiters(_ count: Int, at deadline: Int64) -> [Waiter] {
+        (0..<count).map { i in
+            let waiter = Waiter("w\(i)")
+            _ = inner.add(waiter, at: deadline)
+            return waiter
+        }
+    }
 }
 
 @Suite struct DeadlineBucketsTests {
@@ -142,12 +151,7 @@ private final class Buckets {
         #expect(buckets.add(keeper, at: 100))
         weak var gone: Waiter?
         do {
-            var waiters: [Waiter] = []
-            for i in 0..<100 {
-                let waiter = Waiter("w\(i)")
-                _ = buckets.add(waiter, at: 100)
-                waiters.append(waiter)
-            }
+            let waiters = buckets.addWaiters(100, at: 100)
             gone = waiters[0]
             for waiter in waiters { buckets.cancel(waiter) }
         }
@@ -200,12 +204,7 @@ private final class Buckets {
         weak var leftInABucketDropped: Waiter?
         var kept: [Waiter] = []
         do {
-            var added: [Waiter] = []
-            for i in 0..<1_000 {
-                let waiter = Waiter("w\(i)")
-                _ = buckets.add(waiter, at: 10)
-                added.append(waiter)
-            }
+            let added = buckets.addWaiters(1_000, at: 10)
             cancelled = added[1]
             movedAway = added[2]
             // Cancelling most of the bucket compacts it, dropping the stale entries.
