@@ -28,8 +28,8 @@ public struct DeadlineQueue<Payload> {
     }
 
     /// How many entries of `draining` each operation moves while a rebuild runs. A rebuild starts
-    /// with at most twice as many entries as are live, so it ends before a tenth of them can have
-    /// been cancelled anew.
+    /// with about twice as many entries as are live, so it ends within an eighth as many operations
+    /// as there are live entries (and as many new cancellations at most).
     static var rebuildStep: Int { 16 }
 
     private var heap: [Entry] = []
