@@ -24,7 +24,7 @@ public struct PersistenceBatch: Sendable {
 /// Collects a cache's changes to persist and turns them into batches of rows.
 public final class PersistenceWriter: QueryCacheObserver {
     private unowned let cache: QueryCache
-    private var pending: Set<QueryKey> = []
+    private var pending = PendingKeys()
     /// The paused mutations changed since the last batch.
     private var mutationsChanged = false
     /// Called when a change arrives while nothing was pending: time to schedule a flush.
@@ -63,14 +63,7 @@ public final class PersistenceWriter: QueryCacheObserver {
 
     /// Takes up to `limit` pending keys and reads their rows from the cache now.
     public func takeBatch(limit: Int = .max) -> PersistenceBatch {
-        let keys: [QueryKey]
-        if limit >= pending.count {
-            keys = Array(pending)
-            pending.removeAll(keepingCapacity: true)
-        } else {
-            keys = Array(pending.prefix(limit))
-            for key in keys { pending.remove(key) }
-        }
+        let keys = pending.take(limit: limit)
         let rows = keys.map { key in
             let keyText = key.withCanonicalBytes { Array($0) }
             guard let stored = cache.persistedEncoding(of: key) else { return StoreRow(keyText: keyText, data: nil) }
@@ -89,7 +82,7 @@ public final class PersistenceWriter: QueryCacheObserver {
     /// Marks the changes of a batch that was not written as pending again (without `onFirstChange`:
     /// the owner that failed to write schedules its own retry).
     public func putBack(_ keys: [QueryKey], mutations: Bool = false) {
-        pending.formUnion(keys)
+        for key in keys { pending.insert(key) }
         if mutations { mutationsChanged = true }
     }
 

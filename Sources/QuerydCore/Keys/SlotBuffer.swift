@@ -1,12 +1,13 @@
 // The slot memory of one open-addressing table (`QueryTable`, `ObjectSet`): a reference per slot
-// and, for `QueryTable`, a control byte per slot, both from `calloc`.
+// and, for `QueryTable`, a control byte per slot, both zeroed: from `calloc`, or mapped from the
+// kernel when large.
 //
 // Why not arrays: a growing table allocates its next storage while the old one still holds the
 // elements, and frees the old one once they have moved (incrementally, see `QueryTable`). An array
 // writes every slot when it is made and visits every slot when it is freed (to release its
-// references): at millions of slots that is tens of milliseconds in one go. `calloc` of a large
-// block hands out fresh zeroed pages from the kernel that are touched only as slots are used, and a
-// buffer whose slots are all empty frees without a visit.
+// references): at millions of slots that is tens of milliseconds in one go. A fresh mapping is zero
+// pages that are touched only as slots are used, a migration gives back the pages of the slots it
+// has emptied as it goes, and a buffer whose slots are all empty frees without a visit.
 
 #if canImport(Glibc)
     import Glibc
@@ -63,17 +64,44 @@ final class SlotBuffer<Element: AnyObject> {
         self.controls = withControls ? Self.zeroed(capacity, 1).bindMemory(to: UInt8.self, capacity: capacity) : nil
     }
 
+    /// The size from which slot memory is mapped from the kernel directly rather than taken from
+    /// `calloc`: glibc raises its own mapping threshold after freeing a large block (up to 32 MB),
+    /// and then serves such a block from its heap and clears it with `memset`, faulting in every
+    /// page in one step (20 ms for the table a gc shrinks to, measured). A fresh mapping is zero
+    /// pages that are touched only as slots are used.
+    private static var mappedBytes: Int { 1 << 18 }
+
     private static func zeroed(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer {
+        #if canImport(Glibc)
+            if count * size >= mappedBytes {
+                let memory = mmap(nil, count * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                guard let memory, memory != UnsafeMutableRawPointer(bitPattern: -1) else {
+                    fatalError("SlotBuffer: out of memory for \(count) slots")
+                }
+                return memory
+            }
+        #endif
         guard let memory = calloc(count, size) else { fatalError("SlotBuffer: out of memory for \(count) slots") }
         return memory
+    }
+
+    /// Gives back memory `zeroed(count, size)` returned.
+    private static func release(_ memory: UnsafeMutableRawPointer, _ count: Int, _ size: Int) {
+        #if canImport(Glibc)
+            if count * size >= mappedBytes {
+                munmap(memory, count * size)
+                return
+            }
+        #endif
+        free(memory)
     }
 
     deinit {
         if count > 0 {
             for index in 0..<capacity { references[index]?.release() }
         }
-        free(references)
-        free(controls)
+        Self.release(UnsafeMutableRawPointer(references), capacity, MemoryLayout<Unmanaged<Element>?>.stride)
+        if let controls { Self.release(UnsafeMutableRawPointer(controls), capacity, 1) }
     }
 
     /// A buffer of the same slots holding the same references (each retained once more), with a
@@ -138,10 +166,42 @@ extension SlotBuffer {
         guard let previous else { return 0 }
         let end = min(migrated + OpenAddressing.migrationStep, previous.capacity)
         Table.move(from: previous, slots: migrated..<end, to: self)
+        previous.releaseReferencePages(passing: migrated..<end)
         migrated = end
         guard previous.count == 0 else { return 0 }
         self.previous = nil
         migrated = 0
         return previous.capacity
+    }
+}
+
+extension SlotBuffer {
+    /// The span of reference memory given back at a time while a migration passes it (16 pages of
+    /// 4 KB; a multiple of every page size Linux uses on its common targets, up to 64 KB).
+    static var releaseChunk: Int { 1 << 16 }
+
+    /// Gives the system back the pages of references that a migration step from `slots.lowerBound`
+    /// to `slots.upperBound` passed, in whole `releaseChunk`s: each chunk once, when the step
+    /// crosses its end. A drained buffer of millions of slots then holds few resident pages when
+    /// it is freed, so freeing it (an `munmap` whose cost follows its resident pages) is no longer
+    /// a step of tens of milliseconds, and its memory goes back as the migration runs.
+    ///
+    /// Invariant making this safe: the passed slots are nil (moved out) and never read as more
+    /// than that again: `HashedSet` leaves them out of the draining buffer's probe ring, and
+    /// `QueryTable` reads a reference only where the control byte is a tag (the passed slots are
+    /// tombstones; the control bytes stay, as probes walk through them). `MADV_DONTNEED` makes the
+    /// pages read back as zeros, which is nil: the buffer stays what it was. Only whole chunks
+    /// inside the buffer's own memory are released, never the allocator's bookkeeping around it.
+    func releaseReferencePages(passing slots: Range<Int>) {
+        #if canImport(Glibc)
+            let stride = MemoryLayout<Unmanaged<Element>?>.stride
+            let base = UInt(bitPattern: references)
+            let chunk = UInt(Self.releaseChunk)
+            let from = (base + UInt(slots.lowerBound * stride)) & ~(chunk - 1)
+            let to = (base + UInt(slots.upperBound * stride)) & ~(chunk - 1)
+            let start = max(from, (base + chunk - 1) & ~(chunk - 1))
+            guard to > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(address, Int(to - start), Int32(MADV_DONTNEED))
+        #endif
     }
 }

@@ -2,8 +2,12 @@
 //
 // A binary min-heap ordered by (deadline, insertion sequence), so equal deadlines come out in
 // the order they were scheduled. Cancellation is lazy: a cancelled entry stays in the heap but
-// is skipped, never returned; the heap is rebuilt when more than half of it is cancelled, and the
-// top of the heap is always a live entry, so `nextDeadline` is exact and O(1).
+// is skipped, never returned. When more than half of the heap is cancelled it is rebuilt in steps:
+// the old heap becomes `draining`, and every later operation moves `rebuildStep` of its entries
+// from its end (removing a heap's last entry leaves a heap) into the new one, dropping the
+// cancelled ones, so no cancel pays for the whole heap (a closed connection cancels 100,000 stale
+// timers). Meanwhile both are heaps and the earlier of their tops comes out first. The top of each
+// is always a live entry, so `nextDeadline` is exact and O(1).
 
 /// Identifies one scheduled entry of a `DeadlineQueue`, for cancelling it.
 public struct DeadlineToken: Hashable, Sendable {
@@ -23,7 +27,14 @@ public struct DeadlineQueue<Payload> {
         }
     }
 
+    /// How many entries of `draining` each operation moves while a rebuild runs. A rebuild starts
+    /// with about twice as many entries as are live, so it ends within an eighth as many operations
+    /// as there are live entries (and as many new cancellations at most).
+    static var rebuildStep: Int { 16 }
+
     private var heap: [Entry] = []
+    /// While a rebuild runs: the previous heap, emptied from its end into `heap`.
+    private var draining: [Entry] = []
     private var live: Set<UInt64> = []
     private var nextSequence: UInt64 = 0
 
@@ -34,18 +45,29 @@ public struct DeadlineQueue<Payload> {
     public var count: Int { live.count }
 
     /// The deadline of the earliest live entry, or nil when there is none.
-    public var nextDeadline: Int64? { heap.first?.deadline }
+    public var nextDeadline: Int64? { earliest?.deadline }
 
     /// The number of entries held in storage, live or cancelled but not yet discarded (for tests).
-    var storedCount: Int { heap.count }
+    var storedCount: Int { heap.count + draining.count }
+
+    /// Whether a rebuild is moving entries to a new heap (for tests).
+    var isRebuilding: Bool { !draining.isEmpty }
+
+    /// The earliest live entry: the earlier of the two heaps' tops.
+    private var earliest: Entry? {
+        guard let old = draining.first else { return heap.first }
+        guard let top = heap.first, top.precedes(old) else { return old }
+        return top
+    }
 
     /// Adds `payload` to fire at `deadline`, after every entry already scheduled for that deadline.
     public mutating func schedule(at deadline: Int64, _ payload: Payload) -> DeadlineToken {
         let sequence = nextSequence
         nextSequence += 1
         heap.append(Entry(deadline: deadline, sequence: sequence, payload: payload))
-        siftUp(heap.count - 1)
+        Self.siftUp(&heap, heap.count - 1)
         live.insert(sequence)
+        continueRebuild()
         return DeadlineToken(sequence: sequence)
     }
 
@@ -53,54 +75,57 @@ public struct DeadlineQueue<Payload> {
     /// popped or cancelled, or a token of another queue that this queue never issued, does nothing.
     public mutating func cancel(_ token: DeadlineToken) {
         guard live.remove(token.sequence) != nil else { return }
-        if heap.count > 2 * live.count {
-            compact()
-        } else {
-            dropCancelledTop()
+        if draining.isEmpty, heap.count > 2 * live.count {
+            draining = heap
+            heap = []
+            heap.reserveCapacity(live.count)
         }
+        continueRebuild()
+        dropCancelledTops()
     }
 
     /// Removes and returns the earliest live entry whose deadline is at or before `now`.
     public mutating func popDue(now: Int64) -> Payload? {
-        guard let top = heap.first, top.deadline <= now else { return nil }
-        removeTop()
+        guard let top = earliest, top.deadline <= now else { return nil }
+        if let old = draining.first, old.sequence == top.sequence {
+            Self.removeTop(&draining)
+        } else {
+            Self.removeTop(&heap)
+        }
         live.remove(top.sequence)
-        dropCancelledTop()
+        continueRebuild()
+        dropCancelledTops()
         return top.payload
     }
 
-    /// Removes cancelled entries from the top of the heap, so the top is live or the heap empty.
-    private mutating func dropCancelledTop() {
-        while let top = heap.first, !live.contains(top.sequence) {
-            removeTop()
-        }
+    /// Removes cancelled entries from the tops of both heaps, so each top is live or the heap empty.
+    private mutating func dropCancelledTops() {
+        while let top = heap.first, !live.contains(top.sequence) { Self.removeTop(&heap) }
+        while let top = draining.first, !live.contains(top.sequence) { Self.removeTop(&draining) }
     }
 
-    /// Rebuilds the heap from its live entries only (Floyd's bottom-up heap construction, O(n)).
-    private mutating func compact() {
-        heap.removeAll { !live.contains($0.sequence) }
-        if heap.count > 1 {
-            for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
-                siftDown(index)
-            }
+    /// Moves the next `rebuildStep` entries of `draining` to `heap`, dropping cancelled ones; lets
+    /// the old storage go when it is empty.
+    private mutating func continueRebuild() {
+        guard !draining.isEmpty else { return }
+        for _ in 0..<Self.rebuildStep {
+            guard let entry = draining.popLast() else { break }
+            guard live.contains(entry.sequence) else { continue }
+            heap.append(entry)
+            Self.siftUp(&heap, heap.count - 1)
         }
-        if heap.capacity > 64, heap.count * 4 < heap.capacity {
-            var shrunk: [Entry] = []
-            shrunk.reserveCapacity(heap.count)
-            shrunk.append(contentsOf: heap)
-            heap = shrunk
-        }
+        if draining.isEmpty { draining = [] }
     }
 
-    private mutating func removeTop() {
+    private static func removeTop(_ heap: inout [Entry]) {
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last
-            siftDown(0)
+            siftDown(&heap, 0)
         }
     }
 
-    private mutating func siftUp(_ start: Int) {
+    private static func siftUp(_ heap: inout [Entry], _ start: Int) {
         var child = start
         while child > 0 {
             let parent = (child - 1) / 2
@@ -110,7 +135,7 @@ public struct DeadlineQueue<Payload> {
         }
     }
 
-    private mutating func siftDown(_ start: Int) {
+    private static func siftDown(_ heap: inout [Entry], _ start: Int) {
         var parent = start
         while true {
             let left = 2 * parent + 1

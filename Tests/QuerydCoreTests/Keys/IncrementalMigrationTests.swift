@@ -15,15 +15,7 @@ private final class Token {}
     /// Inserts elements `next...` until `table` holds over 3,000 and is in the middle of a migration
     /// (some elements moved, some not), returning the elements inserted.
     private func insertUntilMidMigration(_ table: inout QueryTable<KeyedElement>, from next: Int) -> [KeyedElement] {
-        var inserted: [KeyedElement] = []
-        var id = next
-        repeat {
-            let element = KeyedElement(id)
-            table.insert(element)
-            inserted.append(element)
-            id += 1
-        } while !(table.count > 3000 && table.isMigrating && table.elementsToMigrate < table.count / 2)
-        return inserted
+        table.insert(from: next) { $0.count > 3000 && $0.isMigrating && $0.elementsToMigrate < $0.count / 2 }
     }
 
     private func expectEachOnce(_ table: QueryTable<KeyedElement>, _ elements: [KeyedElement]) {

@@ -66,3 +66,19 @@ func isStructured(_ value: JSONValue) -> Bool {
     default: return false
     }
 }
+
+extension QueryTable where Element == KeyedElement {
+    /// Inserts elements with ids `next`, `next + 1`, … until `done` holds after an insertion;
+    /// returns the elements inserted.
+    mutating func insert(from next: Int, until done: (QueryTable) -> Bool) -> [KeyedElement] {
+        var inserted: [KeyedElement] = []
+        var id = next
+        repeat {
+            let element = KeyedElement(id)
+            insert(element)
+            inserted.append(element)
+            id += 1
+        } while !done(self)
+        return inserted
+    }
+}

@@ -30,6 +30,15 @@ private final class Buckets {
         inner.takeDue(deadline, limit: limit)
     }
     func deadline(of member: Waiter) -> Int64? { inner.deadline(of: member) }
+
+    /// Adds `count` new waiters, named `w0`, `w1`, …, at `deadline`.
+    func addWaiters(_ count: Int, at deadline: Int64) -> [Waiter] {
+        (0..<count).map { i in
+            let waiter = Waiter("w\(i)")
+            _ = inner.add(waiter, at: deadline)
+            return waiter
+        }
+    }
 }
 
 @Suite struct DeadlineBucketsTests {
@@ -142,12 +151,7 @@ private final class Buckets {
         #expect(buckets.add(keeper, at: 100))
         weak var gone: Waiter?
         do {
-            var waiters: [Waiter] = []
-            for i in 0..<100 {
-                let waiter = Waiter("w\(i)")
-                _ = buckets.add(waiter, at: 100)
-                waiters.append(waiter)
-            }
+            let waiters = buckets.addWaiters(100, at: 100)
             gone = waiters[0]
             for waiter in waiters { buckets.cancel(waiter) }
         }
@@ -188,5 +192,51 @@ private final class Buckets {
         let rest = buckets.takeDue(100, limit: 3)
         #expect(rest.due.isEmpty)
         #expect(!rest.more)
+    }
+
+    /// The buckets hold their members by hand-counted references (`Unmanaged`): every member is
+    /// kept while it waits and let go once taken, cancelled and compacted away, or dropped with its
+    /// bucket, never earlier and never twice.
+    @Test func bucketsKeepWaitingMembersAndLetGoOfTheRest() {
+        let buckets = Buckets()
+        weak var cancelled: Waiter?
+        weak var movedAway: Waiter?
+        weak var leftInABucketDropped: Waiter?
+        var kept: [Waiter] = []
+        do {
+            let added = buckets.addWaiters(1_000, at: 10)
+            cancelled = added[1]
+            movedAway = added[2]
+            // Cancelling most of the bucket compacts it, dropping the stale entries.
+            for waiter in added[1..<900] where waiter !== added[2] { buckets.cancel(waiter) }
+            _ = buckets.add(added[2], at: 20)
+            let other = Waiter("alone")
+            leftInABucketDropped = other
+            _ = buckets.add(other, at: 30)
+            buckets.cancel(other)
+            kept = [added[0]] + Array(added[900...])
+        }
+        #expect(cancelled == nil)
+        #expect(leftInABucketDropped == nil)
+        #expect(movedAway != nil)
+        #expect(buckets.deadline(of: movedAway!) == 20)
+        let first = buckets.takeDue(10, limit: 50)
+        #expect(first.due.map(\.name) == kept.prefix(50).map(\.name))
+        #expect(first.more)
+        let rest = buckets.takeDue(10, limit: .max)
+        #expect(rest.due.map(\.name) == kept.dropFirst(50).map(\.name))
+        #expect(!rest.more)
+        #expect(buckets.takeDue(20).map(\.name) == ["w2"])
+        #expect(movedAway == nil)
+        weak var lastOne: Waiter?
+        do {
+            let waiter = Waiter("last")
+            lastOne = waiter
+            _ = buckets.add(waiter, at: 40)
+        }
+        #expect(lastOne != nil)
+        #expect(buckets.takeDue(40).map(\.name) == ["last"])
+        #expect(lastOne == nil)
+        #expect(buckets.bucketCount == 0)
     }
 }

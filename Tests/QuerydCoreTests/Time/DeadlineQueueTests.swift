@@ -1,4 +1,4 @@
-// Tests of DeadlineQueue: ordering with ties, cancellation, nextDeadline and compaction.
+// Tests of DeadlineQueue: ordering with ties, cancellation, nextDeadline and the rebuild in steps.
 
 import QuerydTestSupport
 import Testing
@@ -90,20 +90,64 @@ func drain(_ queue: inout DeadlineQueue<String>, now: Int64) -> [String] {
         #expect(drain(&queue, now: 3) == ["c"])
     }
 
-    @Test func compactsWhenMoreThanHalfAreCancelled() {
+    @Test func rebuildsInBoundedStepsWhenMoreThanHalfAreCancelled() {
         var queue = DeadlineQueue<String>()
         var tokens: [DeadlineToken] = []
-        for i in 0..<1000 { tokens.append(queue.schedule(at: Int64(1000 - i), "e\(i)")) }
+        for i in 0..<10_000 { tokens.append(queue.schedule(at: Int64(10_000 - i), "e\(i)")) }
         // Cancel entries deep in the heap (late deadlines), so they are not dropped from the top.
-        for i in 0..<500 { queue.cancel(tokens[i]) }
-        #expect(queue.count == 500)
-        #expect(queue.storedCount == 1000)
-        queue.cancel(tokens[500])
-        #expect(queue.count == 499)
-        #expect(queue.storedCount == 499)
+        for i in 0..<5_000 { queue.cancel(tokens[i]) }
+        #expect(queue.count == 5_000)
+        #expect(queue.storedCount == 10_000)
+        // From here on each cancel moves a bounded number of entries to the new heap (the whole
+        // heap was rebuilt in this one cancel before: 10,000 → 4,999).
+        var operations = 0
+        for i in 5_000..<6_000 {
+            let stored = queue.storedCount
+            queue.cancel(tokens[i])
+            operations += 1
+            #expect(stored - queue.storedCount <= min(DeadlineQueue<String>.rebuildStep, 64))
+            if !queue.isRebuilding { break }
+        }
+        #expect(!queue.isRebuilding)
+        #expect(operations > 10_000 / 65)
+        // What is left over is what was cancelled after the rebuild had moved it.
+        #expect(queue.storedCount - queue.count < operations)
         #expect(queue.nextDeadline == 1)
-        let fired = drain(&queue, now: 2000)
-        #expect(fired == (501..<1000).reversed().map { "e\($0)" })
+        let fired = drain(&queue, now: 20_000)
+        #expect(fired == (5_000 + operations..<10_000).reversed().map { "e\($0)" })
+    }
+
+    @Test func popsInOrderWhileRebuilding() {
+        var queue = DeadlineQueue<String>()
+        var model: [(deadline: Int64, sequence: Int, name: String, token: DeadlineToken)] = []
+        var rng = SeededGenerator(seed: 11)
+        var sequence = 0
+        var rebuilds = 0
+        var now: Int64 = 0
+        for _ in 0..<20_000 {
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<4:
+                let deadline = now + Int64.random(in: 0..<500, using: &rng)
+                let token = queue.schedule(at: deadline, "t\(sequence)")
+                model.append((deadline, sequence, "t\(sequence)", token))
+                sequence += 1
+            case 4..<8:
+                guard !model.isEmpty else { continue }
+                let index = Int.random(in: 0..<model.count, using: &rng)
+                queue.cancel(model.remove(at: index).token)
+            default:
+                now += Int64.random(in: 0..<20, using: &rng)
+                let due = model.filter { $0.deadline <= now }.sorted {
+                    ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence)
+                }
+                #expect(drain(&queue, now: now) == due.map(\.name))
+                model.removeAll { $0.deadline <= now }
+            }
+            if queue.isRebuilding { rebuilds += 1 }
+            #expect(queue.count == model.count)
+            #expect(queue.nextDeadline == model.map(\.deadline).min())
+        }
+        #expect(rebuilds > 100)
     }
 
     @Test func storageStaysBoundedUnderScheduleCancelChurn() {

@@ -1,0 +1,100 @@
+// Tests of the slot memory's pages: a large buffer is not written when made, and a migration gives
+// back the pages of the previous buffer's references as it passes them
+// (`SlotBuffer.releaseReferencePages`), so freeing a drained buffer of millions of slots is not one
+// long step, while the elements all arrive in the new buffer.
+
+import Testing
+
+@testable import QuerydCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+private final class Token {}
+
+@Suite struct SlotBufferPagesTests {
+    /// Resident pages among the whole pages of `bytes` bytes from `start` (`mincore`).
+    private func residentPages(_ start: UnsafeMutableRawPointer, bytes: Int) -> (resident: Int, pages: Int) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let first = (Int(bitPattern: start) + page - 1) / page * page
+        let end = (Int(bitPattern: start) + bytes) / page * page
+        guard end > first, let address = UnsafeMutableRawPointer(bitPattern: first) else { return (0, 0) }
+        let pages = (end - first) / page
+        var vector = [UInt8](repeating: 0, count: pages)
+        let result = mincore(address, end - first, &vector)
+        #expect(result == 0)
+        return (vector.filter { $0 & 1 == 1 }.count, pages)
+    }
+
+    @Test func aMigrationReleasesThePagesOfTheSlotsItPassed() {
+        let tokens = (0..<200_000).map { _ in Token() }
+        let source = SlotBuffer<Token>(capacity: 1 << 18, controls: false)
+        for (index, token) in tokens.enumerated() { source.references[index] = .passRetained(token) }
+        source.count = tokens.count
+        let stride = MemoryLayout<Unmanaged<Token>?>.stride
+        let written = UnsafeMutableRawPointer(source.references)
+        let before = residentPages(written, bytes: tokens.count * stride)
+        #expect(before.resident == before.pages)
+
+        let target = SlotBuffer<Token>.migration(
+            from: source, capacity: 1 << 19, count: tokens.count, controls: false, by: ObjectSet<Token>.self)
+        for _ in 0..<5_000 { target.migrationStep(by: ObjectSet<Token>.self) }
+        let passed = target.migrated * stride
+        #expect(passed > 1_200_000)
+        // Everything the migration passed went back to the system, in whole chunks: from the first
+        // chunk boundary in the buffer to the start of the chunk the migration is in.
+        let chunk = SlotBuffer<Token>.releaseChunk
+        let base = Int(bitPattern: written)
+        let firstBoundary = (base + chunk - 1) / chunk * chunk
+        let lastBoundary = (base + passed) / chunk * chunk
+        let released = residentPages(written + (firstBoundary - base), bytes: lastBoundary - firstBoundary)
+        #expect(released.pages > 250)
+        #expect(released.resident == 0)
+        // The slots still to move are untouched.
+        let ahead = residentPages(written + passed + chunk, bytes: tokens.count * stride - passed - chunk)
+        #expect(ahead.pages > 20)
+        #expect(ahead.resident == ahead.pages)
+
+        while target.previous != nil { target.migrationStep(by: ObjectSet<Token>.self) }
+        #expect(target.count == tokens.count)
+        var moved = Set<ObjectIdentifier>()
+        for index in 0..<target.capacity {
+            if let element = target.references[index] { moved.insert(ObjectIdentifier(element.takeUnretainedValue())) }
+        }
+        #expect(moved == Set(tokens.map(ObjectIdentifier.init)))
+    }
+
+    @Test func aLargeTableFindsEveryElementWhileItsDrainedPagesGoBack() {
+        var table = QueryTable<KeyedElement>()
+        // Past the growth from 131,072 slots (1 MB of references), then halfway through its migration.
+        let elements = table.insert(from: 0) {
+            $0.capacity > 150_000 && $0.isMigrating && $0.elementsToMigrate < $0.count / 3
+        }
+        for element in elements where table[element.key] !== element { Issue.record("lookup missed \(element.id)") }
+        for element in elements where element.id % 2 == 0 {
+            let removed = table.remove(element)
+            #expect(removed)
+        }
+        for element in elements where element.id % 2 == 1 && table[element.key] !== element {
+            Issue.record("lookup missed \(element.id) after removals")
+        }
+        var seen = 0
+        table.forEach { _ in seen += 1 }
+        #expect(seen == elements.count / 2)
+        #expect(table.count == elements.count / 2)
+    }
+
+    @Test func aLargeBufferIsNotWrittenWhenMade() {
+        // Once glibc has freed a large mapped block it serves blocks up to that size from its heap,
+        // where `calloc` clears them with `memset`, touching every page at once.
+        free(malloc(24 << 20))
+        let capacity = 1 << 20
+        let buffer = SlotBuffer<Token>(capacity: capacity, controls: true)
+        let references = residentPages(UnsafeMutableRawPointer(buffer.references), bytes: capacity * 8)
+        #expect(references.pages > 2_000)
+        #expect(references.resident == 0)
+        let controls = residentPages(UnsafeMutableRawPointer(buffer.controls!), bytes: capacity)
+        #expect(controls.resident == 0)
+    }
+}
