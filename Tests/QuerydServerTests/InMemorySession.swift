@@ -54,8 +54,6 @@ final class TestClient {
         session = server.openSession(transport: transport)
     }
 
-    /// Sends raw text (one or more lines) and returns every line written back after a flush.
-    @discardableResult
     /// Sends `line` and returns exactly the bytes written back.
     func rawReply(_ line: String) -> [UInt8] {
         Array((line + "\n").utf8).withUnsafeBytes { session.receive($0) }
@@ -65,6 +63,8 @@ final class TestClient {
         return bytes
     }
 
+    /// Sends raw text (one or more lines) and returns every line written back after a flush.
+    @discardableResult
     func send(_ text: String) -> [JSONValue] {
         Array(text.utf8).withUnsafeBytes { session.receive($0) }
         server.flush()
