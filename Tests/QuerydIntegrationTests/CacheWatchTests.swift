@@ -133,7 +133,7 @@ struct CacheWatchTests {
     @Test func aWatcherThatNeverReadsGetsCoalescedEventsWithTheNewestStateAndMemoryStaysBounded() throws {
         let daemon = try DaemonProcess(flags: ["--manual-clock", "--max-batch", "1000"])
         let watcher = try daemon.connect()
-        let watch = try #require(try watcher.result("cache.watch", ["data": true]).member("watch"))
+        _ = try #require(try watcher.result("cache.watch", ["data": true]).member("watch"))
         let writer = try daemon.connect()
         let baseline = daemon.residentBytes
         let total = 20_000

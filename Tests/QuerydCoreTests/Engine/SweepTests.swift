@@ -97,7 +97,7 @@ import Testing
         _ = h.cache.continueSweeps()
         // ["m", 9] comes late in key order ("9" after the other digits): still untouched.
         #expect(h.cache.query(key("m", 9))?.state.isInvalidated == false)
-        weak var removed = h.cache.query(key("m", 9))
+        weak let removed = h.cache.query(key("m", 9))
         #expect(h.cache.removeQueries(filter(["key": ["m", 9]])) == 1)
         // The sweep still refers to it: it is kept until the sweep is done.
         #expect(removed != nil)
