@@ -124,7 +124,11 @@ public enum JSONWriter {
             buffer.append(UInt8(ascii: "0") + UInt8(magnitude))
             return
         }
-        withDecimalDigits(of: value) { buffer.append(contentsOf: $0) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            // Safety: `writeInteger(_:at:)` writes at most 20 bytes, the room allocated.
+            let start = digits.baseAddress!
+            buffer.append(contentsOf: UnsafeBufferPointer(start: start, count: writeInteger(value, at: start) - start))
+        }
     }
 
     /// Writes the decimal digits of `value` at `next`, which has room for 20 bytes (the longest,
@@ -175,41 +179,6 @@ public enum JSONWriter {
         }
         if m < 100_000_000_000_000_000 { return m < 10_000_000_000_000_000 ? 16 : 17 }
         return m < 1_000_000_000_000_000_000 ? 18 : (m < 10_000_000_000_000_000_000 ? 19 : 20)
-    }
-
-    /// Calls `body` with the decimal digits of `value` (and its sign), produced right to left, two
-    /// per division, into a small stack buffer.
-    private static func withDecimalDigits<R>(of value: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        var magnitude = value.magnitude
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            // Safety: at most 19 digits and a sign are written, each at an index in 0..<20 (the
-            // magnitude of `Int64.min` has 19 digits); `pairs` reads at most index 199 of the
-            // 200-byte literal, whose storage is static.
-            let out = digits.baseAddress!
-            let pairs = digitPairs.utf8Start
-            var index = 20
-            while magnitude >= 100 {
-                let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
-                magnitude /= 100
-                index &-= 2
-                out[index] = pairs[pair]
-                out[index &+ 1] = pairs[pair &+ 1]
-            }
-            if magnitude >= 10 {
-                let pair = Int(truncatingIfNeeded: magnitude) &* 2
-                index &-= 2
-                out[index] = pairs[pair]
-                out[index &+ 1] = pairs[pair &+ 1]
-            } else {
-                index &-= 1
-                out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
-            }
-            if value < 0 {
-                index &-= 1
-                out[index] = UInt8(ascii: "-")
-            }
-            return body(UnsafeBufferPointer(start: out + index, count: 20 &- index))
-        }
     }
 
     /// The two decimal digits of every number below 100, in order ("00" through "99").
