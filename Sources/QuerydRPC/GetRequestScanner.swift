@@ -82,6 +82,8 @@ struct ScanCursor {
     /// than refused: a `query.set`'s data is reordered into its canonical encoding.
     var acceptsUnorderedMembers = false
     var sawUnorderedMembers = false
+    /// The compact envelope was read up to a method other than `query.get`.
+    var namesOtherMethod = false
 
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
@@ -151,6 +153,9 @@ struct ScanCursor {
     mutating func scanRequest() -> GetRequestLine? {
         guard maxDepth >= 3 else { return nil }
         if let found = scanCompactRequest() { return found }
+        // The compact envelope naming another method: no layout makes that line a `query.get`
+        // (`scanAnyRequest` wants this method and each member once).
+        if namesOtherMethod { return nil }
         index = 0
         keyWhitespace = false
         return scanAnyRequest()
@@ -167,7 +172,12 @@ struct ScanCursor {
             guard integer() else { return nil }
         }
         let id = idStart..<index
-        guard consume(#","method":"query.get","params":{"key":["#) else { return nil }
+        guard consume(#","method":""#) else { return nil }
+        guard consume(#"query.get""#) else {
+            namesOtherMethod = true
+            return nil
+        }
+        guard consume(#","params":{"key":["#) else { return nil }
         let keyStart = index - 1
         if let known = isKnownKey(at: keyStart) {
             return GetRequestLine(id: id, key: known, keyIsCompact: true, isKnownKey: true)
@@ -333,6 +343,14 @@ struct ScanCursor {
     @inline(__always)
     mutating func plainString() -> Bool {
         guard consume(Self.quote) else { return false }
+        // Eight bytes at a time while none of them ends the string or leaves the plain set; the
+        // word that holds one is read again byte by byte.
+        while count - index >= 8 {
+            // Safety: the eight bytes from `index` are within `count`.
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            if ScanCursor.mayEndPlainString(word) { break }
+            index += 8
+        }
         while index < count {
             let byte = base[index]
             if byte == Self.quote {
@@ -343,6 +361,21 @@ struct ScanCursor {
             index += 1
         }
         return false
+    }
+
+    /// Whether one of the eight bytes in `word` is `"`, `\`, below 0x20 or above 0x7F (no false
+    /// negatives: `x - 0x01…01 & ~x` has a byte's high bit set for every zero byte of `x` that
+    /// has no borrow into it, so for the first zero byte at least; `x - 0x20…20 & ~x` likewise for
+    /// a byte below 0x20).
+    @inline(__always)
+    static func mayEndPlainString(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(quote))
+        let backslashes = word ^ (ones &* UInt64(backslash))
+        let zeroQuote = (quotes &- ones) & ~quotes
+        let zeroBackslash = (backslashes &- ones) & ~backslashes
+        let control = (word &- ones &* 0x20) & ~word
+        return (zeroQuote | zeroBackslash | control | word) & (ones &* 0x80) != 0
     }
 
     /// An integer of at most 18 digits without leading zeros, other than `-0` (so it is an Int64

@@ -134,6 +134,46 @@ struct GetRequestScannerTests {
         }
     }
 
+    @Test("strings are read a word at a time with the byte-by-byte verdict, wherever the odd byte is")
+    func stringBytesAtEveryPosition() {
+        // Bytes a plain string refuses, and the edges it accepts, at each position of strings
+        // long enough to be read eight bytes at a time.
+        let refused: [UInt8] = [0x00, 0x09, 0x1F, 0x5C, 0x80, 0xC3, 0xFF]
+        let accepted: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x7F]
+        for length in [8, 9, 15, 16, 17, 24] {
+            for position in 0..<length {
+                for byte in refused + accepted {
+                    var text = Array(repeating: UInt8(ascii: "a"), count: length)
+                    text[position] = byte
+                    let line =
+                        Array(#"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":[""#.utf8) + text
+                        + Array(#""]}}"#.utf8)
+                    let found = line.withUnsafeBytes { expectScanAgrees($0) }
+                    #expect((found != nil) == accepted.contains(byte), "byte \(byte) at \(position) of \(length)")
+                    if accepted.contains(byte) {
+                        #expect(found?.key == "[\"" + String(decoding: text, as: UTF8.self) + "\"]")
+                    }
+                }
+            }
+        }
+        // A quote ends the string wherever it falls in a word: the rest must be the line's.
+        for position in 0..<16 {
+            let text = String(repeating: "b", count: position)
+            #expect(
+                scanGet(
+                    #"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":[""#
+                        + text + #"","tail-of-key"]}}"#)?.key == "[\"" + text + #"","tail-of-key"]"#)
+        }
+    }
+
+    @Test("a compact line naming another method is declined at once; another layout of params is not")
+    func otherMethodsAndLayouts() {
+        #expect(scanGet(#"{"jsonrpc":"2.0","id":1,"method":"server.ping","params":{"key":["a"]}}"#) == nil)
+        #expect(scanGet(#"{"jsonrpc":"2.0","id":1,"method":"query.get ","params":{"key":["a"]}}"#) == nil)
+        #expect(scanGet(#"{"jsonrpc":"2.0","id":1,"method":"query.get", "params":{"key":["a"]}}"#)?.key == #"["a"]"#)
+        #expect(scanGet(#"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{ "key":["a"]}}"#)?.key == #"["a"]"#)
+    }
+
     @Test("nesting is refused past maxDepth, as the parser counts it")
     func depth() {
         let line = #"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":[[["a"]]]}}"#

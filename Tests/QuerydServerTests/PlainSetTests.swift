@@ -132,6 +132,22 @@ import Testing
         }
     }
 
+    @Test func longStringsAreReadWordByWordWithTheSameVerdict() {
+        let servers = pair()
+        for position in 0..<17 {
+            let head = String(repeating: "x", count: position)
+            let tail = String(repeating: "y", count: 17 - position)
+            let plain = setLine(key: #"["long"]"#, data: #"{"s":"\#(head)~\#(tail)"}"#)
+            #expect(isFastForm(plain), "not on the fast path: \(plain)")
+            expectAlike(servers, plain, key: #"["long"]"#)
+            for odd in [#"\""#, #"\u0041"#, "\t", "é"] {
+                let line = setLine(key: #"["long"]"#, data: #"{"s":"\#(head)\#(odd)\#(tail)"}"#)
+                #expect(!isFastForm(line), "on the fast path: \(line)")
+                expectAlike(servers, line, key: #"["long"]"#)
+            }
+        }
+    }
+
     @Test func theNestingLimitIsTheGeneralPaths() {
         let fast = TestServer { $0.maxDepth = 5 }.connect()
         let deep = setLine(key: #"["d"]"#, data: "[[[[1]]]]")
