@@ -172,12 +172,12 @@ struct ScanCursor {
             guard integer() else { return nil }
         }
         let id = idStart..<index
-        guard consume(#","method":""#) else { return nil }
-        guard consume(#"query.get""#) else {
-            namesOtherMethod = true
+        guard consume(#","method":"query.get","params":{"key":["#) else {
+            // Not this layout; but is it another method's line? (Checked only now: a line of this
+            // layout is read with one comparison.)
+            if consume(#","method":""#), !consume(#"query.get""#) { namesOtherMethod = true }
             return nil
         }
-        guard consume(#","params":{"key":["#) else { return nil }
         let keyStart = index - 1
         if let known = isKnownKey(at: keyStart) {
             return GetRequestLine(id: id, key: known, keyIsCompact: true, isKnownKey: true)
