@@ -44,51 +44,59 @@ extension QueryResult {
         }
     }
 
-    /// The members, in canonical order (sorted by name).
+    /// At most how many bytes more than the state object's length `write(to:)` needs free in its
+    /// buffer (the room set aside for the members whose length it does not count beforehand).
+    public static let writeRoomSlack = StateWriter.fixedRoom
+
+    /// The members, in canonical order (sorted by name). Each is written with its comma, and the
+    /// first one's comma is then made the opening brace.
     private func writeMembers(
         to writer: inout StateWriter, shape: StateShape, data: [UInt8]?, error: [UInt8]?, failure: [UInt8]?
     ) {
-        writer.open()
-        if let data { writer.bytes("data", data) }
-        writer.int("dataUpdateCount", Int64(dataUpdateCount))
-        writer.int("dataUpdatedAt", dataUpdatedAt)
-        if shape.hasDataVersion, let dataVersion { writer.int("dataVersion", Int64(truncatingIfNeeded: dataVersion)) }
-        writer.bytes("epoch", encodedEpoch)
-        writer.bytesOrNull("error", error)
-        writer.int("errorUpdateCount", Int64(errorUpdateCount))
-        writer.int("errorUpdatedAt", errorUpdatedAt)
-        writer.int("failureCount", Int64(failureCount))
-        writer.bytesOrNull("failureReason", failure)
-        writer.literal("fetchStatus", fetchStatus.quoted)
-        if let infinite {
-            writer.bool("hasNextPage", infinite.hasNextPage)
-            writer.bool("hasPreviousPage", infinite.hasPreviousPage)
+        let start = writer.at
+        if let data { writer.bytes(#","data":"#, data) }
+        writer.int(#","dataUpdateCount":"#, Int64(dataUpdateCount))
+        writer.int(#","dataUpdatedAt":"#, dataUpdatedAt)
+        if shape.hasDataVersion, let dataVersion {
+            writer.int(#","dataVersion":"#, Int64(truncatingIfNeeded: dataVersion))
         }
-        writer.bool("isError", isError)
+        writer.bytes(#","epoch":"#, encodedEpoch)
+        writer.bytesOrNull(#","error":"#, error)
+        writer.int(#","errorUpdateCount":"#, Int64(errorUpdateCount))
+        writer.int(#","errorUpdatedAt":"#, errorUpdatedAt)
+        writer.int(#","failureCount":"#, Int64(failureCount))
+        writer.bytesOrNull(#","failureReason":"#, failure)
+        writer.literal(#","fetchStatus":"#, fetchStatus.quoted)
         if let infinite {
-            writer.bool("isFetchNextPageError", infinite.isFetchNextPageError)
-            writer.bool("isFetchPreviousPageError", infinite.isFetchPreviousPageError)
+            writer.bool(#","hasNextPage":"#, infinite.hasNextPage)
+            writer.bool(#","hasPreviousPage":"#, infinite.hasPreviousPage)
         }
-        writer.bool("isFetched", isFetched)
-        writer.bool("isFetching", isFetching)
+        writer.bool(#","isError":"#, isError)
         if let infinite {
-            writer.bool("isFetchingNextPage", infinite.isFetchingNextPage)
-            writer.bool("isFetchingPreviousPage", infinite.isFetchingPreviousPage)
+            writer.bool(#","isFetchNextPageError":"#, infinite.isFetchNextPageError)
+            writer.bool(#","isFetchPreviousPageError":"#, infinite.isFetchPreviousPageError)
         }
-        writer.bool("isInvalidated", isInvalidated)
-        writer.bool("isLoading", isLoading)
-        writer.bool("isPaused", isPaused)
-        writer.bool("isPending", isPending)
-        writer.bool("isPlaceholderData", isPlaceholderData)
-        writer.bool("isRefetching", isRefetching)
-        writer.bool("isStale", isStale)
-        writer.bool("isSuccess", isSuccess)
-        writer.name("key")
+        writer.bool(#","isFetched":"#, isFetched)
+        writer.bool(#","isFetching":"#, isFetching)
+        if let infinite {
+            writer.bool(#","isFetchingNextPage":"#, infinite.isFetchingNextPage)
+            writer.bool(#","isFetchingPreviousPage":"#, infinite.isFetchingPreviousPage)
+        }
+        writer.bool(#","isInvalidated":"#, isInvalidated)
+        writer.bool(#","isLoading":"#, isLoading)
+        writer.bool(#","isPaused":"#, isPaused)
+        writer.bool(#","isPending":"#, isPending)
+        writer.bool(#","isPlaceholderData":"#, isPlaceholderData)
+        writer.bool(#","isRefetching":"#, isRefetching)
+        writer.bool(#","isStale":"#, isStale)
+        writer.bool(#","isSuccess":"#, isSuccess)
+        writer.raw(#","key":"#)
         key.withCanonicalBytes { writer.raw($0) }
-        if let observers { writer.int("observers", Int64(observers)) }
-        writer.literal("status", status.quoted)
-        writer.int("version", Int64(truncatingIfNeeded: version))
+        if let observers { writer.int(#","observers":"#, Int64(observers)) }
+        writer.literal(#","status":"#, status.quoted)
+        writer.int(#","version":"#, Int64(truncatingIfNeeded: version))
         writer.close()
+        start.pointee = UInt8(ascii: "{")
     }
 
     /// The state object as a JSON value (for tests and cold paths).
@@ -100,11 +108,11 @@ extension QueryResult {
     }
 }
 
-/// Writes `"name":value` members of one object at a pointer, adding the braces and commas; the
-/// caller sets aside the room (see `fixedRoom`).
+/// Writes `,"name":value` members of one object at a pointer, each name given with its comma,
+/// quotes and colon (one copy); the caller sets aside the room (see `fixedRoom`) and opens the
+/// object.
 private struct StateWriter {
     var at: UnsafeMutablePointer<UInt8>
-    private var first = true
 
     /// Room for everything but the variable parts (data, error, failure reason, key, epoch): the
     /// 32 members a state can have, each name at most 24 bytes with quotes, colon and comma (28),
@@ -114,40 +122,46 @@ private struct StateWriter {
 
     init(at start: UnsafeMutablePointer<UInt8>) { at = start }
 
-    mutating func open() { put(UInt8(ascii: "{")) }
-
-    mutating func close() { put(UInt8(ascii: "}")) }
-
-    mutating func name(_ name: StaticString) {
-        if !first { put(UInt8(ascii: ",")) }
-        first = false
-        put(UInt8(ascii: "\""))
-        raw(name)
-        put(UInt8(ascii: "\""))
-        put(UInt8(ascii: ":"))
+    mutating func close() {
+        at.initialize(to: UInt8(ascii: "}"))
+        at += 1
     }
 
-    mutating func bytes(_ key: StaticString, _ value: [UInt8]) {
-        name(key)
+    mutating func bytes(_ name: StaticString, _ value: [UInt8]) {
+        raw(name)
         value.withUnsafeBytes { raw($0) }
     }
 
-    mutating func bytesOrNull(_ key: StaticString, _ value: [UInt8]?) {
-        if let value { bytes(key, value) } else { literal(key, "null") }
+    mutating func bytesOrNull(_ name: StaticString, _ value: [UInt8]?) {
+        if let value { bytes(name, value) } else { literal(name, "null") }
     }
 
-    mutating func int(_ key: StaticString, _ value: Int64) {
-        name(key)
+    mutating func int(_ name: StaticString, _ value: Int64) {
+        raw(name)
         at = JSONWriter.writeInteger(value, at: at)
     }
 
-    mutating func bool(_ key: StaticString, _ value: Bool) {
-        literal(key, value ? "true" : "false")
+    /// `true` or `false`, stored as words (`false` as `fals` and `e`).
+    mutating func bool(_ name: StaticString, _ value: Bool) {
+        raw(name)
+        let word = UnsafeMutableRawPointer(at)
+        if value {
+            word.storeBytes(of: StateWriter.trueWord, as: UInt32.self)
+            at += 4
+        } else {
+            word.storeBytes(of: StateWriter.falsWord, as: UInt32.self)
+            word.storeBytes(of: UInt8(ascii: "e"), toByteOffset: 4, as: UInt8.self)
+            at += 5
+        }
     }
 
+    /// `true` and `fals` as little-endian words.
+    private static let trueWord = UInt32(littleEndian: 0x6575_7274)
+    private static let falsWord = UInt32(littleEndian: 0x736C_6166)
+
     /// A member whose value is `text` as it stands (JSON already).
-    mutating func literal(_ key: StaticString, _ text: StaticString) {
-        name(key)
+    mutating func literal(_ name: StaticString, _ text: StaticString) {
+        raw(name)
         raw(text)
     }
 
@@ -160,11 +174,6 @@ private struct StateWriter {
         guard let source = bytes.baseAddress else { return }
         UnsafeMutableRawPointer(at).copyMemory(from: source, byteCount: bytes.count)
         at += bytes.count
-    }
-
-    private mutating func put(_ byte: UInt8) {
-        at.initialize(to: byte)
-        at += 1
     }
 }
 

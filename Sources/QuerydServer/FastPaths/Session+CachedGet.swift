@@ -79,7 +79,7 @@ extension Session {
     /// About how many lines of `line`'s length are left in the bytes being received, from `line`
     /// on (at least 1): pipelined requests come alike, so the line of replies grows once per read
     /// rather than doubling reply after reply.
-    private func linesLeft(after line: UnsafeRawBufferPointer) -> Int {
+    func linesLeft(after line: UnsafeRawBufferPointer) -> Int {
         guard let start = line.baseAddress, let readStart = currentRead.baseAddress, line.count > 0 else { return 1 }
         let readEnd = readStart + currentRead.count
         guard start >= readStart, start < readEnd else { return 1 }

@@ -27,25 +27,30 @@ extension Session {
             return false
         }
         let key = UnsafeRawBufferPointer(rebasing: line[request.key])
-        let written: QueryResult?
+        // Each result is unwrapped where it is made (an optional result kept to unwrap later is
+        // destroyed through the runtime's generic witness, which costs more than the unwrapping).
+        let result: QueryResult
         if request.dataIsCanonical {
-            written = server.cache.set(
-                canonicalKey: key, encodedData: UnsafeRawBufferPointer(rebasing: line[request.data]))
+            guard
+                let written = server.cache.set(
+                    canonicalKey: key, encodedData: UnsafeRawBufferPointer(rebasing: line[request.data]))
+            else { return false }
+            result = written
         } else {
             // Objects with their members in another order: the data is written sorted first.
             keyScratch.removeAll(keepingCapacity: true)
-            guard request.appendCanonicalData(from: line, maxDepth: configuration.maxDepth, to: &keyScratch) else {
-                return false
-            }
-            written = keyScratch.withUnsafeBytes { server.cache.set(canonicalKey: key, encodedData: $0) }
+            guard request.appendCanonicalData(from: line, maxDepth: configuration.maxDepth, to: &keyScratch),
+                let written = keyScratch.withUnsafeBytes({ server.cache.set(canonicalKey: key, encodedData: $0) })
+            else { return false }
+            result = written
         }
-        guard let result = written else { return false }
         server.counters.requests[server.methods.querySetIndex] &+= 1
         // As in the general path: subscriptions of this connection with `echo: false` are not
         // pushed this change (its pushes are queued once the effects are applied).
         server.applyEffects()
         outbox.dropEchoes(ofWriteTo: result.key)
         outbox.appendLine { out in
+            let before = out.count
             let id = UnsafeRawBufferPointer(rebasing: line[request.id])
             let head = RPCWriter.resultFramingByteCount - 1 + id.count
             out.append(addingCapacity: head) { span in
@@ -57,6 +62,13 @@ extension Session {
             }
             result.write(to: &out)
             out.append(UInt8(ascii: "}"))
+            // Pipelined writes come alike: room for replies of this size to the rest of the read
+            // (and the slack the state's writer asks for) is made at once, rather than the line of
+            // replies doubling several times per read.
+            let reply = out.count - before + 1
+            if out.capacity - out.count < reply + QueryResult.writeRoomSlack {
+                out.reserveCapacity(out.count + reply * linesLeft(after: line) + QueryResult.writeRoomSlack)
+            }
         }
         return true
     }
