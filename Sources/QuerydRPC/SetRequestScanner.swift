@@ -31,7 +31,10 @@ public struct SetRequestLine: Sendable, Equatable {
         var cursor = ScanCursor(
             base: base.assumingMemoryBound(to: UInt8.self), count: data.upperBound, maxDepth: maxDepth,
             knownKey: nil, index: data.lowerBound, acceptsUnorderedMembers: true)
-        return cursor.appendCanonical(depth: 2, to: &out)
+        var members: [ScanCursor.Member] = []
+        members.reserveCapacity(16)
+        out.reserveCapacity(out.count + data.count)
+        return cursor.appendCanonical(depth: 2, members: &members, to: &out)
     }
 }
 
@@ -76,28 +79,45 @@ extension ScanCursor {
         return SetRequestLine(id: id, key: key, data: data, dataIsCanonical: !sawUnorderedMembers)
     }
 
+    /// An object member found by `appendCanonical`: where its name (without quotes) and value are.
+    struct Member {
+        let name: Range<Int>
+        let value: Range<Int>
+    }
+
     /// Appends the canonical encoding of the value at `index` (nested at `depth`, already accepted
     /// by `value(depth:)`, compact) to `out`, moving past it; false on an object with a name twice.
-    fileprivate mutating func appendCanonical(depth: Int, to out: inout [UInt8]) -> Bool {
+    /// An object's members are gathered at the end of `members` (one array for the whole value,
+    /// each object using the part past its parent's and giving it back), sorted there by name, and
+    /// written: a scalar member's bytes as they stand, a container's canonical encoding.
+    fileprivate mutating func appendCanonical(depth: Int, members: inout [Member], to out: inout [UInt8]) -> Bool {
         let start = index
         switch base[index] {
         case UInt8(ascii: "{"):
             index += 1
-            var members: [(name: Range<Int>, value: Int)] = []
+            let first = members.count
+            defer { members.removeSubrange(first...) }
             if !consume(UInt8(ascii: "}")) {
                 repeat {
                     let nameStart = index
                     _ = plainString()
-                    members.append((nameStart + 1..<index - 1, index + 1))
+                    let name = nameStart + 1..<index - 1
                     index += 1
+                    let valueStart = index
                     _ = value(depth: depth + 1)
+                    members.append(Member(name: name, value: valueStart..<index))
                 } while consume(UInt8(ascii: ","))
                 index += 1
             }
-            members.sort { precedes($0.name, $1.name) }
+            // Sorted in place (sorting the slice `members[first...]` would sort a copy of it).
+            members.withUnsafeMutableBufferPointer { all in
+                var own = UnsafeMutableBufferPointer(rebasing: all[first...])
+                own.sort { precedes($0.name, $1.name) }
+            }
             out.append(UInt8(ascii: "{"))
-            for (offset, member) in members.enumerated() {
-                if offset > 0 {
+            for offset in first..<members.count {
+                let member = members[offset]
+                if offset > first {
                     guard precedes(members[offset - 1].name, member.name) else { return false }
                     out.append(UInt8(ascii: ","))
                 }
@@ -106,9 +126,16 @@ extension ScanCursor {
                     contentsOf: UnsafeBufferPointer(
                         start: base + member.name.lowerBound - 1, count: member.name.count + 2))
                 out.append(UInt8(ascii: ":"))
-                var inner = self
-                inner.index = member.value
-                guard inner.appendCanonical(depth: depth + 1, to: &out) else { return false }
+                let valueByte = base[member.value.lowerBound]
+                if valueByte == UInt8(ascii: "{") || valueByte == UInt8(ascii: "[") {
+                    var inner = self
+                    inner.index = member.value.lowerBound
+                    guard inner.appendCanonical(depth: depth + 1, members: &members, to: &out) else { return false }
+                } else {
+                    out.append(
+                        contentsOf: UnsafeBufferPointer(
+                            start: base + member.value.lowerBound, count: member.value.count))
+                }
             }
             out.append(UInt8(ascii: "}"))
             return true
@@ -118,7 +145,7 @@ extension ScanCursor {
             if !consume(UInt8(ascii: "]")) {
                 repeat {
                     if index > start + 1 { out.append(UInt8(ascii: ",")) }
-                    guard appendCanonical(depth: depth + 1, to: &out) else { return false }
+                    guard appendCanonical(depth: depth + 1, members: &members, to: &out) else { return false }
                 } while consume(UInt8(ascii: ","))
                 index += 1
             }
