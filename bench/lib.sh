@@ -82,12 +82,14 @@ bench_init() {
     fi
 }
 
-# build_c PROGRAM...: cc -O2 each bench/PROGRAM.c into bench/out/PROGRAM
+# build_c PROGRAM...: cc -O2 each bench/PROGRAM.c into bench/out/PROGRAM (echo.c with libuv)
 build_c() {
     mkdir -p "$HERE/out"
-    local p
+    local p libs
     for p in "$@"; do
-        cc -O2 -o "$HERE/out/$p" "$HERE/$p.c" || fail "cannot build $p"
+        libs=()
+        [[ "$p" == echo ]] && libs=(-luv)
+        cc -O2 -o "$HERE/out/$p" "$HERE/$p.c" "${libs[@]}" || fail "cannot build $p"
     done
 }
 

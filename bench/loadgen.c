@@ -81,6 +81,7 @@ static enum protocol opt_proto = PROTO_JSONRPC;
 static int opt_conns = 1, opt_pipeline = 1, opt_once;
 static double opt_seconds = 3.0, opt_warmup = 0.5;
 static const char *opt_request, *opt_resp_key;
+static int opt_resp_ping; /* --resp-ping 1: send RESP PING (its +PONG counts as a success) */
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -89,6 +90,7 @@ static void usage(FILE *f) {
             "  --request   jsonrpc request line template; %%ID%% is replaced by a per-connection counter\n"
             "              (1, 2, 3, ...). If the argument names a readable file, its first line is used.\n"
             "  --resp-get  send RESP 'GET KEY' (implies --protocol resp); bulk replies count as successes\n"
+            "  --resp-ping 1  send RESP 'PING' (implies --protocol resp)\n"
             "  --once      send one jsonrpc request (id 1), print the reply line, exit 0 (1 on error reply)\n");
 }
 
@@ -121,6 +123,7 @@ static void parse_args(int argc, char **argv) {
         else if (!strcmp(a, "--warmup")) opt_warmup = atof(v);
         else if (!strcmp(a, "--request")) opt_request = v;
         else if (!strcmp(a, "--resp-get")) { opt_resp_key = v; opt_proto = PROTO_RESP; }
+        else if (!strcmp(a, "--resp-ping")) { opt_resp_ping = atoi(v); opt_proto = PROTO_RESP; }
         else { usage(stderr); fprintf(stderr, "loadgen: unknown option %s\n", a); exit(2); }
     }
     if (!opt_socket) die("--socket is required");
@@ -128,7 +131,7 @@ static void parse_args(int argc, char **argv) {
     if (opt_pipeline < 1 || opt_pipeline > 100000) die("--pipeline must be 1..100000");
     if (opt_seconds <= 0 || opt_warmup < 0) die("--seconds must be > 0 and --warmup >= 0");
     if (opt_proto == PROTO_JSONRPC && !opt_request) die("--request is required for jsonrpc");
-    if (opt_proto == PROTO_RESP && !opt_resp_key) die("--resp-get KEY is required for resp");
+    if (opt_proto == PROTO_RESP && !opt_resp_key && !opt_resp_ping) die("--resp-get KEY or --resp-ping 1 is required for resp");
     if (opt_once && opt_proto != PROTO_JSONRPC) die("--once is for jsonrpc");
 }
 
@@ -477,6 +480,9 @@ int main(int argc, char **argv) {
         prefix_len = strlen(tmpl_prefix);
         suffix_len = strlen(tmpl_suffix);
         req_max = prefix_len + suffix_len + 22;
+    } else if (opt_resp_ping) {
+        resp_cmd_len = (size_t)snprintf(resp_cmd, sizeof resp_cmd, "*1\r\n$4\r\nPING\r\n");
+        req_max = resp_cmd_len;
     } else {
         size_t klen = strlen(opt_resp_key);
         if (klen > 400) die("--resp-get key too long");
