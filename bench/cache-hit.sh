@@ -80,10 +80,7 @@ if [[ "$NICE" != 0 ]] && nice -n "$NICE" true 2>/dev/null; then
 fi
 
 # ---------- the value: a JSON object of exactly 1,024 bytes ----------
-prefix='{"id":1024,"title":"queryd cache-hit benchmark value","tags":["bench","cache","hit"],"pad":"'
-suffix='"}'
-pad_len=$((1024 - ${#prefix} - ${#suffix}))
-VALUE="$prefix$(head -c "$pad_len" /dev/zero | tr '\0' 'x')$suffix"
+VALUE=$(hit_value)
 [[ ${#VALUE} -eq 1024 ]] || fail "value is ${#VALUE} bytes, expected 1024"
 
 SET_REQ='{"jsonrpc":"2.0","id":%ID%,"method":"query.set","params":{"key":'"$KEY_JSON"',"data":'"$VALUE"'}}'

@@ -33,9 +33,7 @@ need_redis
 [[ "$STRACE" == 0 ]] || command -v strace >/dev/null || fail "strace is not installed (or set STRACE=0)"
 LOADGEN="$HERE/out/loadgen"
 
-prefix='{"id":1024,"title":"queryd cache-hit benchmark value","tags":["bench","cache","hit"],"pad":"'
-suffix='"}'
-VALUE="$prefix$(head -c $((1024 - ${#prefix} - ${#suffix})) /dev/zero | tr '\0' 'x')$suffix"
+VALUE=$(hit_value)
 KEY='["bench","k1"]'
 SET_REQ='{"jsonrpc":"2.0","id":%ID%,"method":"query.set","params":{"key":'"$KEY"',"data":'"$VALUE"'}}'
 GET_REQ='{"jsonrpc":"2.0","id":%ID%,"method":"query.get","params":{"key":'"$KEY"'}}'
@@ -118,8 +116,8 @@ strace_one() {
             calls = $4; errs = (NF == 6 ? $5 : 0); total += calls
             if (calls / n >= 0.005) { row[$NF] = calls / n; err[$NF] = errs / n }
         } END {
-            printf "%.2f |", total / n
-            for (name in row) printf " %s %.2f%s", name, row[name], (err[name] > 0.005 ? sprintf(" (%.2f failed)", err[name]) : "")
+            printf "%.3f |", total / n
+            for (name in row) printf " %s %.3f%s", name, row[name], (err[name] > 0.005 ? sprintf(" (%.3f failed)", err[name]) : "")
             printf "\n" }' "$TMP/strace.txt"
 }
 

@@ -36,9 +36,7 @@ collected() {
     awk '/^totals:/ { print $2; exit }' "$CG_OUT"
 }
 
-prefix='{"id":1024,"title":"queryd cache-hit benchmark value","tags":["bench","cache","hit"],"pad":"'
-suffix='"}'
-VALUE="$prefix$(head -c $((1024 - ${#prefix} - ${#suffix})) /dev/zero | tr '\0' 'x')$suffix"
+VALUE=$(hit_value)
 KEY='["bench","hit"]'
 SET_REQ='{"jsonrpc":"2.0","id":%ID%,"method":"query.set","params":{"key":'"$KEY"',"data":'"$VALUE"'}}'
 GET_REQ='{"jsonrpc":"2.0","id":%ID%,"method":"query.get","params":{"key":'"$KEY"'}}'

@@ -112,6 +112,12 @@ build_queryd() {
     [[ -x "$QUERYD_BIN" ]] || fail "no queryd binary at $QUERYD_BIN"
 }
 
+hit_value() { # the cache-hit benchmarks' value: a JSON object of exactly 1,024 bytes
+    local prefix='{"id":1024,"title":"queryd cache-hit benchmark value","tags":["bench","cache","hit"],"pad":"'
+    local suffix='"}'
+    printf '%s%s%s' "$prefix" "$(head -c $((1024 - ${#prefix} - ${#suffix})) /dev/zero | tr '\0' 'x')" "$suffix"
+}
+
 need_redis() {
     if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
         log "redis-server is missing; installing it (apt-get install -y redis-server)"
