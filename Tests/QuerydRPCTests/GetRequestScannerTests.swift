@@ -166,6 +166,25 @@ struct GetRequestScannerTests {
         }
     }
 
+    @Test("integers are read a word at a time: every length, and the byte after them at every place")
+    func integerLengthsAndEnds() {
+        for length in 1...20 {
+            let digits = String((0..<length).map { Character(String(($0 % 9) + 1)) })
+            let accepted = length <= 18
+            let asID = scanGet(#"{"jsonrpc":"2.0","id":\#(digits),"method":"query.get","params":{"key":["a"]}}"#)
+            #expect(asID?.id == (accepted ? digits : nil), "id of \(length) digits")
+            let inKey = scanGet(#"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":[\#(digits),"a"]}}"#)
+            #expect(inKey?.key == (accepted ? "[\(digits),\"a\"]" : nil), "key integer of \(length) digits")
+            // Bytes just outside the digits' range, and a non-ASCII one, end the number badly.
+            for end: UInt8 in [0x2F, 0x3A, 0xB0, 0xB9] {
+                let line =
+                    Array(#"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":["#.utf8)
+                    + Array(digits.utf8) + [end] + Array(#"]}}"#.utf8)
+                #expect(line.withUnsafeBytes { expectScanAgrees($0) } == nil, "\(length) digits then \(end)")
+            }
+        }
+    }
+
     @Test("a compact line naming another method is declined at once; another layout of params is not")
     func otherMethodsAndLayouts() {
         #expect(scanGet(#"{"jsonrpc":"2.0","id":1,"method":"server.ping","params":{"key":["a"]}}"#) == nil)
