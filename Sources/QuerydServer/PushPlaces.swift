@@ -120,17 +120,15 @@ struct PushPlaces {
     private static func unpack(_ packed: Int) -> Place { Place(held: packed & 1 == 1, index: packed >> 1) }
 }
 
-/// The subscription ids that may have a pending push in one outbox: one bit per id modulo 1,024.
+/// The subscription ids that may have a pending push in one outbox: one bit per id modulo 512.
 /// Ids are handed out in sequence, so the subscriptions of one connection rarely share a bit, and a
 /// push to a subscription whose bit is clear needs no lookup of its place (it has none).
 struct PendingPushFilter {
-    private static let words = 16
-    private var bits: [UInt64] = []
+    private var bits = InlineArray<8, UInt64>(repeating: 0)
     private var isClear = true
 
     /// Adds `key`; returns whether it may have been in already (its bit was set).
     mutating func insert(_ key: Int) -> Bool {
-        if bits.isEmpty { bits = Array(repeating: 0, count: PendingPushFilter.words) }
         let (word, mask) = PendingPushFilter.position(of: key)
         let old = bits[word]
         bits[word] = old | mask
@@ -140,7 +138,6 @@ struct PendingPushFilter {
 
     /// Whether `key` may be in (false: it is not).
     func contains(_ key: Int) -> Bool {
-        guard !isClear else { return false }
         let (word, mask) = PendingPushFilter.position(of: key)
         return bits[word] & mask != 0
     }
@@ -148,12 +145,12 @@ struct PendingPushFilter {
     /// Takes every key out.
     mutating func removeAll() {
         guard !isClear else { return }
-        for word in bits.indices { bits[word] = 0 }
+        bits = InlineArray(repeating: 0)
         isClear = true
     }
 
     private static func position(of key: Int) -> (word: Int, mask: UInt64) {
-        let bit = key & (words * 64 - 1)
+        let bit = key & (8 * 64 - 1)
         return (bit >> 6, 1 << UInt64(bit & 63))
     }
 }

@@ -114,7 +114,7 @@ import Testing
     @Test func subscriptionsSharingAFilterBitCoalesceApart() {
         let (a, b) = OutboxTests.views()
         var outbox = Outbox()
-        // 1, 1,025 and 2,049 share the pending-push filter's bit; 7 does not.
+        // 1, 1,025 and 2,049 share the pending-push filter's bit (ids modulo 512); 7 does not.
         outbox.appendPush(a, to: SubscriptionID(1))
         outbox.appendPush(a, to: SubscriptionID(1_025))
         outbox.appendPush(a, to: SubscriptionID(7))

@@ -5,7 +5,7 @@
 // whole push path of about 1,300; a closure call per push cost about 30 more (callgrind, BENCHMARKS
 // §12), so a run goes out whole and the server's loop over it is inlined. A publish pushes one view
 // to most of its subscriptions, so the lane holds each view once for a sequence of pushes of it
-// (not once per push), and `PushRun.forEach` lends the views out without retaining them.
+// (not once per push), and `PushRun.forEach(to:_:)` lends the views out without retaining them.
 //
 // Invariants (the reason the unsafe code is sound): `storage` holds `capacity` slots, of which
 // those from `taken` up to `count` hold pushes not yet taken; the others are unused. A slot's view
@@ -53,14 +53,19 @@ public struct PushRun: ~Copyable {
         return (push.view.takeUnretainedValue(), push.subscription, push.connection)
     }
 
-    /// Hands every push of the run not yet taken to `body`, in order; the view is lent for the call
-    /// (neither retained nor released: the lane holds it until the run is over).
+    /// The connection the next push of the run goes to, or nil after the last.
     @inlinable
-    public mutating func forEach(_ body: (QueryView, SubscriptionID, ConnectionID) -> Void) {
-        while index < end {
+    public var nextConnection: ConnectionID? { index < end ? slots[index].connection : nil }
+
+    /// Hands the pushes at the head of the run that go to `connection` to `body`, in order; each
+    /// view is lent for the call (neither retained nor released: the lane holds it until the run is
+    /// over).
+    @inlinable
+    public mutating func forEach(to connection: ConnectionID, _ body: (QueryView, SubscriptionID) -> Void) {
+        while index < end, slots[index].connection == connection {
             let push = slots[index]
             index += 1
-            push.view._withUnsafeGuaranteedRef { body($0, push.subscription, push.connection) }
+            push.view._withUnsafeGuaranteedRef { body($0, push.subscription) }
         }
     }
 }

@@ -10,17 +10,16 @@ extension Server {
     /// Queues each push of `run` to its subscription's outbox (gone connections: nothing).
     @inline(__always)
     func applyPushes(_ run: inout PushRun) {
-        var connection: ConnectionID?
-        var session: Session?
-        run.forEach { view, subscription, pushedTo in
-            if pushedTo != connection {
-                connection = pushedTo
-                session = self.session(for: pushedTo)
-                if let session { markDirty(session) }
+        while let connection = run.nextConnection {
+            guard let session = self.session(for: connection) else {
+                run.forEach(to: connection) { _, _ in }
+                continue
             }
-            guard let session else { return }
-            session.outbox.appendPush(view, to: subscription)
-            counters.pushes &+= 1
+            markDirty(session)
+            run.forEach(to: connection) { view, subscription in
+                session.outbox.appendPush(view, to: subscription)
+                counters.pushes &+= 1
+            }
         }
     }
 

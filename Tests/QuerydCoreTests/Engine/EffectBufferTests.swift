@@ -82,7 +82,7 @@ import Testing
         #expect(buffer.isEmpty)
     }
 
-    /// A run lent out with `forEach` gives each push its own view in order (a view pushed to many
+    /// A run lent out with `forEach(to:_:)` gives each push its own view in order (a view pushed to many
     /// subscriptions one after another is held once), and the views are let go after the drain.
     @Test func aLentRunGivesEachPushItsViewAndTheDrainLetsThemGo() {
         let buffer = EffectBuffer()
@@ -101,9 +101,9 @@ import Testing
         }
         var seen: [(QueryView, Int)] = []
         buffer.drain(pushes: { run in
-            run.forEach { view, subscription, connection in
+            while let connection = run.nextConnection {
                 #expect(connection == ConnectionID(9))
-                seen.append((view, subscription.rawValue))
+                run.forEach(to: connection) { view, subscription in seen.append((view, subscription.rawValue)) }
             }
         }) { _ in Issue.record("no other effect was appended") }
         #expect(seen.count == expected.count)
