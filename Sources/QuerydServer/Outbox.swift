@@ -145,13 +145,19 @@ struct Outbox {
     /// Appends the pushes held since `holdPushes()` after everything queued meanwhile.
     mutating func releasePushes() {
         guard let held = heldPushes else { return }
+        // With every place listed, the held pushes' new places replace their old ones.
+        indexPlaces()
         heldPushes = nil
-        closeOpenLine()
-        entries.append(contentsOf: held)
-        // The held pushes moved: their places are listed again when next needed.
-        pushPlaces.removeAll()
-        indexedEntries = 0
         indexedHeld = 0
+        closeOpenLine()
+        let base = entries.count
+        for (offset, entry) in held.enumerated() {
+            if case .push(let subscription, _) = entry {
+                pushPlaces.set(Place(held: false, index: base + offset), for: subscription.rawValue)
+            }
+        }
+        entries.append(contentsOf: held)
+        indexedEntries = entries.count
     }
 
     /// Registers how a subscription is pushed to (its subscribe or setOptions reply, carrying
