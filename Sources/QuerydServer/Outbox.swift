@@ -1,8 +1,12 @@
 // A connection's pending output: reply and request lines in order, and `query.changed` (and
 // `mutation.changed`) pushes that coalesce: a subscription with a push not yet written keeps one
 // place in the queue and is written with its newest state (a subscriber needs the latest state,
-// not every intermediate one). A query push holds its `QueryView`, whose encoded state object is
-// shared by every subscription pushed the same view, so writing a push copies those bytes.
+// not every intermediate one). A query push names its `QueryView` by its index in the outbox's
+// list of views (one per publish, however many subscriptions it reaches: queuing, writing and
+// emptying a push then retains and releases nothing), and that view's encoded state object is shared
+// by every subscription pushed it, so writing a push copies those bytes. Where each pending push
+// sits is indexed only when asked for (a push to a subscription that may have one pending, a
+// dropped push): a filter of the pending subscription ids answers "none" for the usual push.
 // Subscriptions with protocol 2's `push` or `echo` options are registered with the outbox; their
 // pushes queue and coalesce the same way and are written in their mode when the outbox is flushed
 // (ModePushWriter.swift). A connection without such subscriptions pays one flag test per flush.
@@ -17,8 +21,8 @@ struct Outbox {
     /// or `query.unsubscribe`; a later push of that subscription takes a new place at the end).
     private enum Entry {
         case bytes([UInt8])
-        /// A query push, holding the newest view for its subscription.
-        case push(SubscriptionID, QueryView)
+        /// A query push: its subscription and the index of its newest view in `pushViews`.
+        case push(SubscriptionID, view: Int)
         case droppedPush
         case mutationPush(MutationPushKey)
     }
@@ -37,8 +41,15 @@ struct Outbox {
     private var openLine: [UInt8] = []
     /// Pushes queued while a batch is being handled, appended when it is done.
     private var heldPushes: [Entry]?
-    /// The place of every pending query push (each `.push` entry is listed here).
+    /// The views the pushes queued (and held) since the last take are of, in the order first queued.
+    private var pushViews: [QueryView] = []
+    /// The place of the pending query pushes in the first `indexedEntries` entries and the first
+    /// `indexedHeld` held pushes (the others are listed when a lookup needs them: `indexPlaces`).
     private var pushPlaces = PushPlaces()
+    private var indexedEntries = 0
+    private var indexedHeld = 0
+    /// Every subscription with a pending query push is in it (and perhaps some others).
+    private var pendingPushes = PendingPushFilter()
     private var latestMutationPush: [MutationPushKey: MutationState] = [:]
     /// The subscriptions with a `push` mode other than "state" or `echo: false`, and the patch
     /// bases; `hasModes` says whether there are any (tested once per flush, never per push).
@@ -73,18 +84,43 @@ struct Outbox {
     }
 
     /// Queues a push of `view` to `subscription`, replacing an unwritten older one in its place.
-    mutating func appendPush(_ view: consuming QueryView, to subscription: SubscriptionID) {
+    mutating func appendPush(_ view: QueryView, to subscription: SubscriptionID) {
         let held = heldPushes != nil
         if !held { closeOpenLine() }
-        let fresh = Place(held: held, index: held ? heldPushes!.count : entries.count)
-        // One lookup: records `fresh` when the subscription has no pending push, else reads its place.
-        let entry = Entry.push(subscription, view)
-        if let place = pushPlaces.place(of: subscription.rawValue, recordingIfNone: fresh) {
-            put(entry, at: place)
-        } else if held {
+        // Pushes of one publish come one after another with the same view.
+        if pushViews.isEmpty || pushViews[pushViews.count - 1] !== view { pushViews.append(view) }
+        let entry = Entry.push(subscription, view: pushViews.count - 1)
+        if pendingPushes.insert(subscription.rawValue) {
+            // It may have a pending push: one lookup records `fresh` when it has none, else reads its place.
+            indexPlaces()
+            let fresh = Place(held: held, index: held ? heldPushes!.count : entries.count)
+            if let place = pushPlaces.place(of: subscription.rawValue, recordingIfNone: fresh) {
+                put(entry, at: place)
+                return
+            }
+            if held { indexedHeld += 1 } else { indexedEntries += 1 }
+        }
+        if held {
             heldPushes!.append(entry)
         } else {
             entries.append(entry)
+        }
+    }
+
+    /// Lists the places of the pending pushes queued since the last listing in `pushPlaces`.
+    private mutating func indexPlaces() {
+        while indexedEntries < entries.count {
+            if case .push(let subscription, _) = entries[indexedEntries] {
+                pushPlaces.set(Place(held: false, index: indexedEntries), for: subscription.rawValue)
+            }
+            indexedEntries += 1
+        }
+        guard let held = heldPushes else { return }
+        while indexedHeld < held.count {
+            if case .push(let subscription, _) = held[indexedHeld] {
+                pushPlaces.set(Place(held: true, index: indexedHeld), for: subscription.rawValue)
+            }
+            indexedHeld += 1
         }
     }
 
@@ -109,7 +145,10 @@ struct Outbox {
     /// Appends the pushes held since `holdPushes()` after everything queued meanwhile.
     mutating func releasePushes() {
         guard let held = heldPushes else { return }
+        // With every place listed, the held pushes' new places replace their old ones.
+        indexPlaces()
         heldPushes = nil
+        indexedHeld = 0
         closeOpenLine()
         let base = entries.count
         for (offset, entry) in held.enumerated() {
@@ -118,6 +157,7 @@ struct Outbox {
             }
         }
         entries.append(contentsOf: held)
+        indexedEntries = entries.count
     }
 
     /// Registers how a subscription is pushed to (its subscribe or setOptions reply, carrying
@@ -132,10 +172,11 @@ struct Outbox {
     /// of theirs still queued). The engine counts that state as sent to them.
     mutating func dropEchoes(ofWriteTo key: QueryKey) {
         guard hasModes else { return }
+        indexPlaces()
         for subscription in modePushes.subscriptionsWithoutEcho {
             guard let place = pushPlaces.remove(subscription.rawValue) else { continue }
             let entry = place.held ? heldPushes![place.index] : entries[place.index]
-            if case .push(_, let view) = entry, view.result.key == key {
+            if case .push(_, let view) = entry, pushViews[view].result.key == key {
                 put(.droppedPush, at: place)
             } else {
                 pushPlaces.set(place, for: subscription.rawValue)
@@ -149,6 +190,8 @@ struct Outbox {
             modePushes.forget(subscription)
             hasModes = !modePushes.isEmpty
         }
+        guard pendingPushes.contains(subscription.rawValue) else { return }
+        indexPlaces()
         guard let place = pushPlaces.remove(subscription.rawValue) else { return }
         put(.droppedPush, at: place)
     }
@@ -181,17 +224,17 @@ struct Outbox {
         // Pushes of one publish follow one another with the same view: its framed bytes are asked
         // for once per run of pushes, not once per push.
         var size = queuedBytes
-        var sized: (view: QueryView, count: Int)?
+        var sized = (view: -1, count: 0)
         var hasMutationPush = false
         var hasOversizedPush = false
         for entry in entries {
             switch entry {
             case .push(_, let view):
-                if sized?.view !== view {
-                    sized = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count)
-                    hasOversizedPush = hasOversizedPush || sized!.count + Outbox.pushTailReserve > lineLimit
+                if sized.view != view {
+                    sized = (view, framedState(view).count)
+                    hasOversizedPush = hasOversizedPush || sized.count + Outbox.pushTailReserve > lineLimit
                 }
-                size += sized!.count + Outbox.pushTailReserve
+                size += sized.count + Outbox.pushTailReserve
             case .mutationPush:
                 hasMutationPush = true
             case .bytes, .droppedPush:
@@ -205,22 +248,20 @@ struct Outbox {
         // Many pushes are copied into a new array; a few are appended to `out`, whose capacity is
         // kept between flushes (a connection with one subscription then allocates nothing).
         if !hasMutationPush, entries.count >= 8 {
-            out = Outbox.copyLines(entries, size: size)
+            out = Outbox.copyLines(entries, views: pushViews, size: size)
             clearAfterTake()
             return nil
         }
         out.removeAll(keepingCapacity: true)
         out.reserveCapacity(size)
-        var framed: (view: QueryView, bytes: [UInt8])?
+        var framed: (view: Int, bytes: [UInt8]) = (-1, [])
         for entry in entries {
             switch entry {
             case .bytes(let bytes):
                 out.append(contentsOf: bytes)
             case .push(let subscription, let view):
-                if framed?.view !== view {
-                    framed = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember))
-                }
-                out.append(contentsOf: framed!.bytes)
+                if framed.view != view { framed = (view, framedState(view)) }
+                out.append(contentsOf: framed.bytes)
                 Outbox.writeIDAndTail(subscription.rawValue, to: &out)
             case .droppedPush:
                 continue
@@ -240,7 +281,8 @@ struct Outbox {
             switch entry {
             case .bytes(let bytes):
                 out.append(contentsOf: bytes)
-            case .push(let subscription, let view):
+            case .push(let subscription, let index):
+                let view = pushViews[index]
                 if !modePushes.write(view, to: subscription, into: &out) {
                     let framed = view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember)
                     let line = framed.count + Outbox.pushTailReserve
@@ -276,10 +318,9 @@ struct Outbox {
     private mutating func omitOversizedData() {
         for index in entries.indices {
             guard case .push(let subscription, let view) = entries[index] else { continue }
-            let line =
-                view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember).count + Outbox.pushTailReserve
+            let line = framedState(view).count + Outbox.pushTailReserve
             guard line > lineLimit else { continue }
-            let omitted = Outbox.dataOmittedPush(view, to: subscription, bytes: line, limit: lineLimit)
+            let omitted = Outbox.dataOmittedPush(pushViews[view], to: subscription, bytes: line, limit: lineLimit)
             queuedBytes += omitted.count
             entries[index] = .bytes(omitted)
         }
@@ -294,21 +335,26 @@ struct Outbox {
         queuedBytes = 0
     }
 
+    /// The `query.changed` line of the view at `index` of `pushViews` up to its subscription id.
+    private func framedState(_ index: Int) -> [UInt8] {
+        pushViews[index].encodedState(after: Outbox.pushHead, before: Outbox.pushMember)
+    }
+
     /// The lines and query pushes of `entries` (no mutation pushes), in order, copied straight into
     /// a new array of at most `size` bytes: one copy per line or framed view, no append per piece.
-    private static func copyLines(_ entries: [Entry], size: Int) -> [UInt8] {
+    private static func copyLines(_ entries: [Entry], views: [QueryView], size: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             guard var next = buffer.baseAddress else { return }
-            var framed: (view: QueryView, bytes: [UInt8])?
+            var framed: (view: Int, bytes: [UInt8]) = (-1, [])
             for entry in entries {
                 switch entry {
                 case .bytes(let bytes):
                     next = bytes.withUnsafeBufferPointer { copy($0, to: next) }
                 case .push(let subscription, let view):
-                    if framed?.view !== view {
-                        framed = (view, view.encodedState(after: Outbox.pushHead, before: Outbox.pushMember))
+                    if framed.view != view {
+                        framed = (view, views[view].encodedState(after: Outbox.pushHead, before: Outbox.pushMember))
                     }
-                    next = framed!.bytes.withUnsafeBufferPointer { copy($0, to: next) }
+                    next = framed.bytes.withUnsafeBufferPointer { copy($0, to: next) }
                     next = writeIDAndTail(subscription.rawValue, at: next)
                 case .droppedPush, .mutationPush:
                     continue
@@ -354,15 +400,26 @@ struct Outbox {
     /// ten thousand idle connections hold at most 80 MB of spare lines, and usually far less).
     static let spareLineCapacity = 8 * 1024
 
-    /// Keeps only the places of held pushes (the others were just written).
+    /// Keeps only the views and filter entries of held pushes (the others were just written); their
+    /// places are listed again when next needed.
     private mutating func forgetWrittenPlaces() {
         pushPlaces.removeAll()
-        guard let held = heldPushes else { return }
-        for (index, entry) in held.enumerated() {
-            if case .push(let subscription, _) = entry {
-                pushPlaces.set(Place(held: true, index: index), for: subscription.rawValue)
-            }
+        indexedEntries = 0
+        indexedHeld = 0
+        pendingPushes.removeAll()
+        guard var held = heldPushes, !held.isEmpty else {
+            pushViews.removeAll(keepingCapacity: pushViews.count <= 256)
+            return
         }
+        var kept: [QueryView] = []
+        for index in held.indices {
+            guard case .push(let subscription, let view) = held[index] else { continue }
+            if kept.isEmpty || kept[kept.count - 1] !== pushViews[view] { kept.append(pushViews[view]) }
+            held[index] = .push(subscription, view: kept.count - 1)
+            _ = pendingPushes.insert(subscription.rawValue)
+        }
+        heldPushes = held
+        pushViews = kept
     }
 
     private mutating func put(_ entry: Entry, at place: Place) {

@@ -119,3 +119,38 @@ struct PushPlaces {
     private static func pack(_ place: Place) -> Int { place.index << 1 | (place.held ? 1 : 0) }
     private static func unpack(_ packed: Int) -> Place { Place(held: packed & 1 == 1, index: packed >> 1) }
 }
+
+/// The subscription ids that may have a pending push in one outbox: one bit per id modulo 512.
+/// Ids are handed out in sequence, so the subscriptions of one connection rarely share a bit, and a
+/// push to a subscription whose bit is clear needs no lookup of its place (it has none).
+struct PendingPushFilter {
+    private var bits = InlineArray<8, UInt64>(repeating: 0)
+    private var isClear = true
+
+    /// Adds `key`; returns whether it may have been in already (its bit was set).
+    mutating func insert(_ key: Int) -> Bool {
+        let (word, mask) = PendingPushFilter.position(of: key)
+        let old = bits[word]
+        bits[word] = old | mask
+        isClear = false
+        return old & mask != 0
+    }
+
+    /// Whether `key` may be in (false: it is not).
+    func contains(_ key: Int) -> Bool {
+        let (word, mask) = PendingPushFilter.position(of: key)
+        return bits[word] & mask != 0
+    }
+
+    /// Takes every key out.
+    mutating func removeAll() {
+        guard !isClear else { return }
+        bits = InlineArray(repeating: 0)
+        isClear = true
+    }
+
+    private static func position(of key: Int) -> (word: Int, mask: UInt64) {
+        let bit = key & (8 * 64 - 1)
+        return (bit >> 6, 1 << UInt64(bit & 63))
+    }
+}

@@ -14,11 +14,7 @@ extension Server {
     @inline(__always)
     func applyEffects() {
         if !cache.effects.isEmpty {
-            cache.effects.drain(pushes: { run in
-                while let (view, subscription, connection) = run.next() {
-                    push(consume view, to: subscription, connection: connection)
-                }
-            }) { apply($0) }
+            cache.effects.drain(pushes: { applyPushes(&$0) }) { apply($0) }
         }
     }
 

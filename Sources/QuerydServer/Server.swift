@@ -49,10 +49,6 @@ public final class Server {
     /// Sessions whose output waits for their peer to read what was written before.
     @exclusivity(unchecked) private var held: [Session] = []
     private var lastConnectionID = 0
-    /// The session the last `query.changed` push went to (cleared when it closes; see
-    /// FastPaths/Server+Pushes.swift). Read and written only by single accesses, so accesses are not
-    /// checked for exclusivity.
-    @exclusivity(unchecked) var lastPushSession: Session?
     /// The buffer a session's output is encoded into when it flushes, reused by every session:
     /// transports copy what they do not write at once, so it is free again after each write.
     /// Only `Session.flush` touches it, never across a call that could flush again, so its
@@ -97,7 +93,6 @@ public final class Server {
     /// Forgets a closed session and everything its connection owned.
     func sessionClosed(_ session: Session) {
         sessions[session.connection] = nil
-        if lastPushSession === session { lastPushSession = nil }
         cache.connectionClosed(session.connection)
         mutations.connectionClosed(session.connection)
         cluster?.connectionClosed(session.connection)

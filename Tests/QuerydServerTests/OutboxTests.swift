@@ -110,4 +110,57 @@ import Testing
                 ])
         #expect(Array((lines[1] + "\n").utf8) == OutboxTests.ownLine(b, 8))
     }
+
+    @Test func subscriptionsSharingAFilterBitCoalesceApart() {
+        let (a, b) = OutboxTests.views()
+        var outbox = Outbox()
+        // 1, 1,025 and 2,049 share the pending-push filter's bit (ids modulo 512); 7 does not.
+        outbox.appendPush(a, to: SubscriptionID(1))
+        outbox.appendPush(a, to: SubscriptionID(1_025))
+        outbox.appendPush(a, to: SubscriptionID(7))
+        outbox.appendPush(b, to: SubscriptionID(2_049))
+        outbox.appendPush(b, to: SubscriptionID(1_025))
+        outbox.appendPush(b, to: SubscriptionID(7))
+        outbox.dropPushes(of: SubscriptionID(1))
+        outbox.dropPushes(of: SubscriptionID(3))
+        let expected = OutboxTests.ownLine(b, 1_025) + OutboxTests.ownLine(b, 7) + OutboxTests.ownLine(b, 2_049)
+        #expect(outbox.take() == expected)
+    }
+
+    @Test func manySubscriptionsKeepTheirPlacesWhenTheyCoalesce() {
+        let (a, b) = OutboxTests.views()
+        var outbox = Outbox()
+        let ids = Array(1...3_000)
+        for id in ids { outbox.appendPush(a, to: SubscriptionID(id)) }
+        outbox.appendLine { $0.append(contentsOf: "reply".utf8) }
+        for id in ids where id % 7 == 0 { outbox.appendPush(b, to: SubscriptionID(id)) }
+        for id in ids where id % 11 == 0 { outbox.dropPushes(of: SubscriptionID(id)) }
+        outbox.appendPush(a, to: SubscriptionID(11))
+        var expected: [UInt8] = []
+        for id in ids where id % 11 != 0 { expected += OutboxTests.ownLine(id % 7 == 0 ? b : a, id) }
+        expected += Array("reply\n".utf8) + OutboxTests.ownLine(a, 11)
+        #expect(outbox.take() == expected)
+        #expect(outbox.isEmpty)
+    }
+
+    @Test func heldPushesOutliveATakeAndStillCoalesce() {
+        let (a, b) = OutboxTests.views()
+        var outbox = Outbox()
+        outbox.appendPush(a, to: SubscriptionID(1))
+        outbox.holdPushes()
+        outbox.appendPush(b, to: SubscriptionID(2))
+        outbox.appendPush(a, to: SubscriptionID(3))
+        outbox.appendLine { $0.append(contentsOf: "reply".utf8) }
+        // A flush while the batch is handled writes what is not held.
+        #expect(outbox.take() == OutboxTests.ownLine(a, 1) + Array("reply\n".utf8))
+        outbox.appendPush(b, to: SubscriptionID(3))
+        outbox.appendPush(a, to: SubscriptionID(1))
+        outbox.dropPushes(of: SubscriptionID(2))
+        outbox.appendLine { $0.append(contentsOf: "[batch reply]".utf8) }
+        outbox.releasePushes()
+        outbox.appendPush(a, to: SubscriptionID(3))
+        let expected = Array("[batch reply]\n".utf8) + OutboxTests.ownLine(a, 3) + OutboxTests.ownLine(a, 1)
+        #expect(outbox.take() == expected)
+        #expect(outbox.isEmpty)
+    }
 }

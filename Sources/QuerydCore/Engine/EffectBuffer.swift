@@ -55,7 +55,8 @@ public final class EffectBuffer {
     }
 
     /// Hands every waiting effect out, oldest first: each run of consecutive pushes to `pushes`
-    /// (which takes them with `PushRun.next()`), the others to `apply`; leaves the buffer empty.
+    /// (which takes them with `PushRun.next()` or `forEach(to:_:)`), the others to `apply`; leaves the
+    /// buffer empty.
     public func drain(pushes: (inout PushRun) -> Void, _ apply: (EngineEffect) -> Void) {
         guard !isDraining else { return }
         isDraining = true

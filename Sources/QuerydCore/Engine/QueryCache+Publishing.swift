@@ -5,7 +5,10 @@
 // the same way except for `isStale`, so those get one `QueryView` per (version, isStale), compared
 // with what they were last sent once per distinct last view (see `ViewShare`). A publish reads the
 // clock once, works out staleness once per distinct staleTime, and passes the query
-// down beside each subscription, so the loop over thousands of them stays short.
+// down beside each subscription, so the loop over thousands of them stays short. A subscription
+// that sees the shared view and was last sent the same view, with the same staleTime and `enabled`,
+// as the one refreshed before it gets that one's outcome again (the same push, the same stale
+// deadline) without working it out.
 
 extension QueryCache {
     /// Pushes the query's new state to every attached subscription whose view changed, and
@@ -55,6 +58,19 @@ extension QueryCache {
 
     /// `refresh(_:)` of a subscription of `query`, within a publish.
     private func refresh(_ subscription: Subscription, of query: Query, in pass: inout PublishPass) {
+        let plain =
+            subscription.options.notifyOnChangeProps == nil
+            && ViewShare.applies(
+                select: subscription.options.select, placeholder: subscription.options.placeholderData, to: query)
+        if plain, pass.repeatsOutcome(for: subscription, of: query) {
+            if let pushed = pass.repeatedPush {
+                subscription.lastView = pushed
+                effects.appendPush(pushed, subscription: subscription.id, connection: subscription.connection)
+            }
+            armStaleTimer(subscription, deadline: pass.repeatedDeadline)
+            return
+        }
+        let version = query.version
         let last = subscription.lastView
         var current: QueryView
         let unchanged: Bool
@@ -92,6 +108,12 @@ extension QueryCache {
             effects.appendPush(current, subscription: subscription.id, connection: subscription.connection)
         }
         armStaleTimer(subscription, deadline: deadline)
+        if plain, let last {
+            pass.remember(
+                Outcome(
+                    last: last, version: version, staleTime: subscription.options.staleTime,
+                    enabled: subscription.options.enabled, pushed: unchanged ? nil : current, deadline: deadline))
+        }
     }
 
     /// The index in the pass's share of the view a subscription that sees the shared view has now.
@@ -143,12 +165,35 @@ private struct Staleness {
     }
 }
 
-/// What one publish works with: the time, the shared views, and the staleness last
-/// worked out (subscriptions of a key mostly share their staleTime).
+/// What one refresh of a subscription that sees the shared view decided, and from what. A class:
+/// the check of each following subscription reads it in place.
+private final class Outcome {
+    /// The view the subscription had been sent, the query's version, and its options that matter.
+    let last: QueryView
+    let version: UInt64
+    let staleTime: StaleTime
+    let enabled: Bool
+    /// The view pushed (nil: none), and the stale timer's deadline.
+    let pushed: QueryView?
+    let deadline: Int64?
+
+    init(last: QueryView, version: UInt64, staleTime: StaleTime, enabled: Bool, pushed: QueryView?, deadline: Int64?) {
+        self.last = last
+        self.version = version
+        self.staleTime = staleTime
+        self.enabled = enabled
+        self.pushed = pushed
+        self.deadline = deadline
+    }
+}
+
+/// What one publish works with: the time, the shared views, the staleness last
+/// worked out (subscriptions of a key mostly share their staleTime), and the last outcome.
 private struct PublishPass {
     let now: Int64
     var share: ViewShare
     private var last: (version: UInt64, staleTime: StaleTime, enabled: Bool, staleness: Staleness)?
+    private var lastOutcome: Outcome?
 
     init(now: Int64, share: ViewShare) {
         self.now = now
@@ -167,5 +212,25 @@ private struct PublishPass {
         let staleness = Staleness(of: query, staleTime: staleTime, enabled: enabled, now: now)
         last = (version, staleTime, enabled, staleness)
         return staleness
+    }
+
+    /// Whether a subscription that sees the shared view gets the outcome remembered last: it was
+    /// last sent the same view, with the query at the same version and the same staleTime and
+    /// `enabled`.
+    func repeatsOutcome(for subscription: Subscription, of query: Query) -> Bool {
+        guard let outcome = lastOutcome else { return false }
+        return subscription.lastView === outcome.last && query.version == outcome.version
+            && subscription.options.staleTime == outcome.staleTime && subscription.options.enabled == outcome.enabled
+    }
+
+    /// The remembered outcome's push (nil: none), after `repeatsOutcome` said true.
+    var repeatedPush: QueryView? { lastOutcome!.pushed }
+
+    /// The remembered outcome's stale deadline, after `repeatsOutcome` said true.
+    var repeatedDeadline: Int64? { lastOutcome!.deadline }
+
+    /// Remembers the outcome of refreshing a subscription that sees the shared view.
+    mutating func remember(_ outcome: Outcome) {
+        lastOutcome = outcome
     }
 }

@@ -81,4 +81,38 @@ import Testing
         #expect(untaken == nil, "the push left in the run was released with it")
         #expect(buffer.isEmpty)
     }
+
+    /// A run lent out with `forEach(to:_:)` gives each push its own view in order (a view pushed to many
+    /// subscriptions one after another is held once), and the views are let go after the drain.
+    @Test func aLentRunGivesEachPushItsViewAndTheDrainLetsThemGo() {
+        let buffer = EffectBuffer()
+        weak var first: QueryView?
+        weak var second: QueryView?
+        var expected: [(QueryView?, Int)] = []
+        do {
+            let a = Self.view()
+            let b = Self.view()
+            first = a
+            second = b
+            for (view, subscription) in [(a, 1), (a, 2), (b, 3), (a, 4), (a, 5)] {
+                buffer.appendPush(view, subscription: SubscriptionID(subscription), connection: ConnectionID(9))
+                expected.append((view, subscription))
+            }
+        }
+        var seen: [(QueryView, Int)] = []
+        buffer.drain(pushes: { run in
+            while let connection = run.nextConnection {
+                #expect(connection == ConnectionID(9))
+                run.forEach(to: connection) { view, subscription in seen.append((view, subscription.rawValue)) }
+            }
+        }) { _ in Issue.record("no other effect was appended") }
+        #expect(seen.count == expected.count)
+        for (got, want) in zip(seen, expected) {
+            #expect(got.0 === want.0 && got.1 == want.1)
+        }
+        expected = []
+        seen = []
+        #expect(first == nil && second == nil, "nothing of the buffer keeps a view after a drain")
+        #expect(buffer.isEmpty)
+    }
 }

@@ -99,4 +99,46 @@ import Testing
         #expect(h.pushes(of: dataOnly).map(\.data) == [2])
         #expect(h.pushes(of: all).map(\.data) == [1, 2])
     }
+
+    /// Subscriptions that see the shared view, one after another with alike and different options
+    /// and last views, are each pushed what their own view gives: a publish repeats the outcome of
+    /// the subscription before only when it was last sent the same view with the same staleTime and
+    /// `enabled`. Each is checked against a subscription with the same options and `select: ""`.
+    @Test func eachOfManySharedSubscriptionsGetsItsOwnOutcome() {
+        let h = EngineHarness()
+        h.set(key("m"), 1)
+        let variants: [(plain: JSONValue, own: JSONValue)] = [
+            (
+                ["staleTime": 100, "refetchOnSubscribe": "never"],
+                ["staleTime": 100, "refetchOnSubscribe": "never", "select": ""]
+            ),
+            (["refetchOnSubscribe": "never"], ["refetchOnSubscribe": "never", "select": ""]),
+            (["staleTime": 100, "enabled": false], ["staleTime": 100, "enabled": false, "select": ""]),
+            (
+                ["staleTime": 100, "refetchOnSubscribe": "never"],
+                ["staleTime": 100, "refetchOnSubscribe": "never", "select": ""]
+            ),
+        ]
+        var pairs: [(plain: SubscriptionID, own: SubscriptionID)] = []
+        for round in 0..<2 {
+            for variant in variants {
+                let (plain, _) = h.subscribe(key("m"), variant.plain)
+                let (own, _) = h.subscribe(key("m"), variant.own)
+                pairs.append((plain, own))
+            }
+            // The second round's subscriptions were last sent another view than the first round's.
+            if round == 0 { h.set(key("m"), 2) }
+        }
+        h.advance(50)
+        h.set(key("m"), 3)
+        h.advance(100)
+        h.set(key("m"), 3, updatedAt: h.clock.now)
+        h.set(key("m"), 4)
+        for (plain, own) in pairs { SharedViewTests.expectSamePushes(h, plain, own) }
+        #expect(
+            h.trace(of: pairs[0].plain, stale: true).suffix(3) == [
+                "success/idle data=3 stale", "success/idle data=3 fresh", "success/idle data=4 fresh",
+            ])
+        #expect(h.trace(of: pairs[1].plain, stale: true).last == "success/idle data=4 stale")
+    }
 }
