@@ -32,25 +32,17 @@ extension QueryCache {
     /// Whether work is left for `continueSweeps()`.
     public var hasPendingSweeps: Bool { !sweeps.isEmpty }
 
-    /// Runs `operation` on the queries `filter` matches: at once when no sweep is pending and at
-    /// most `sweepSliceSize` match, otherwise as a sweep whose count `continueSweeps()` returns.
+    /// Runs `operation` on the queries `filter` matches: at once when no sweep is pending and one
+    /// slice finds them all, at most `sweepSliceSize`; otherwise as a sweep whose count
+    /// `continueSweeps()` returns.
     public func sweep(_ operation: FilterOperation, _ filter: QueryFilter) -> FilterCallOutcome {
         lastSweepID += 1
-        let id = SweepID(rawValue: lastSweepID)
-        guard sweeps.isEmpty else {
-            sweeps.append(FilterSweep(id: id, operation: operation, filter: filter))
-            return .pending(id)
+        let sweep = FilterSweep(id: SweepID(rawValue: lastSweepID), operation: operation, filter: filter)
+        if sweeps.isEmpty, let matched = sweep.matchAtOnce(in: self) {
+            return .done(matched: perform(operation, on: matched))
         }
-        let found = unretainedMatches(filter)
-        guard found.count > sweepSliceSize else {
-            let matched = found.map { $0.takeUnretainedValue() }
-            return .done(
-                matched: perform(operation, on: matched.count > 1 ? matched.sorted { $0.key < $1.key } : matched))
-        }
-        let sweep = FilterSweep(id: id, operation: operation, filter: nil)
-        sweep.begin(found, in: self)
         sweeps.append(sweep)
-        return .pending(id)
+        return .pending(sweep.id)
     }
 
     /// Does one slice of the pending sweeps (about `sweepSliceSize` entries), in the order they
@@ -88,19 +80,25 @@ extension QueryCache {
 /// entry's work in a filter pass.
 private let sortMovesPerEntry = 16
 
-/// A filter call over many queries: match (when it began behind another sweep), sort by key in
-/// steps, then each pass over the matches in slices.
+/// Units of a search's work per unit of a slice's budget: a unit is an index slot read or a trie
+/// node entered, a small part of an entry's work in a filter pass.
+private let searchUnitsPerEntry = 8
+
+/// A filter call over many queries: find the matches in slices (`FilterMatches`), sort them by key
+/// in steps, then each pass over them in slices.
 ///
-/// The matches are unretained references (`unretainedMatches`): taking or dropping millions of
-/// references would touch every query in one step. They stay valid because a match is either
-/// still in the cache's index, which retains it, or was forgotten since and is then held by
-/// `QueryCache.sweepGraveyard`, which `begin` sets up and `finish` hands to a `ReleaseSweep` only
-/// when this sweep no longer reads its matches. Only the sweep at the head of the queue has
-/// matches, so one graveyard serves.
+/// The matches are unretained references: taking or dropping millions of references would touch
+/// every query in one step. They stay valid because a match is either still in the cache's index,
+/// which retains it, or was forgotten since and is then held by `QueryCache.sweepGraveyard`, which
+/// the search sets up and `finish` hands to a `ReleaseSweep` only when this sweep no longer reads
+/// its matches. Only the sweep at the head of the queue has matches, so one graveyard serves (and
+/// one list of `QueryCache.sweepNewcomers`, kept while the search runs).
 final class FilterSweep: Sweep {
     let id: SweepID
     private let operation: FilterOperation
-    private var filter: QueryFilter?
+    private var search: FilterMatches?
+    /// Whether the search has set up the graveyard and the newcomers list.
+    private var isTracking = false
     private var sorter: IncrementalSort<Unmanaged<Query>>?
     private var matched: [Unmanaged<Query>] = []
     private(set) var matchedCount = 0
@@ -108,26 +106,48 @@ final class FilterSweep: Sweep {
     private var index = 0
     private(set) var isDone = false
 
-    /// A call that matches when its turn comes (or whose matches `begin` gives).
-    init(id: SweepID, operation: FilterOperation, filter: QueryFilter?) {
+    /// A call that searches for its matches when its turn comes.
+    init(id: SweepID, operation: FilterOperation, filter: QueryFilter) {
         self.id = id
         self.operation = operation
-        self.filter = filter
+        self.search = FilterMatches(filter)
     }
 
-    /// Takes the matches (unsorted) and starts keeping what leaves the cache.
-    func begin(_ found: [Unmanaged<Query>], in cache: QueryCache) {
-        matchedCount = found.count
+    /// Takes the first slice of the search now: the matches, in key order, when that found them
+    /// all and they fit in a slice; otherwise nil, the search goes on as a sweep.
+    func matchAtOnce(in cache: QueryCache) -> [Query]? {
+        guard var search else { return nil }
+        _ = search.step(in: cache, budget: cache.sweepSliceSize * searchUnitsPerEntry)
+        guard search.isDone, search.found.count <= cache.sweepSliceSize else {
+            self.search = search
+            track(in: cache)
+            return nil
+        }
+        self.search = nil
+        let matched = search.found.map { $0.takeUnretainedValue() }
+        return matched.count > 1 ? matched.sorted { $0.key < $1.key } : matched
+    }
+
+    /// Starts keeping what leaves the cache and noting what joins it, and makes room for matches.
+    private func track(in cache: QueryCache) {
+        isTracking = true
         cache.sweepGraveyard = cache.sweepGraveyard ?? []
-        sorter = IncrementalSort(found) { $0.takeUnretainedValue().key < $1.takeUnretainedValue().key }
+        cache.sweepNewcomers = []
+        search?.reserveForAll(in: cache)
     }
 
     func advance(in cache: QueryCache, budget: Int) -> Int {
-        if let filter {
-            // Matching walks the index in one step (collecting references, no sorting).
-            self.filter = nil
-            begin(cache.unretainedMatches(filter), in: cache)
-            return budget
+        if search != nil {
+            if !isTracking { track(in: cache) }
+            let used = search!.step(in: cache, budget: budget * searchUnitsPerEntry)
+            if search!.isDone {
+                let found = search!.found
+                search = nil
+                cache.sweepNewcomers = nil
+                matchedCount = found.count
+                sorter = IncrementalSort(found) { $0.takeUnretainedValue().key < $1.takeUnretainedValue().key }
+            }
+            return max(1, used / searchUnitsPerEntry)
         }
         if sorter != nil {
             let moved = sorter!.step(budget: budget * sortMovesPerEntry)
