@@ -5,17 +5,32 @@
 // cursor reaches them (and whose state, when the filter reads it, matches then). Queries created
 // during the search are left out: while a search runs the cache notes each query it creates
 // (`QueryCache.sweepNewcomers`) and the search skips those.
+//
+// Each match is kept with the first 8 bytes of its key's canonical bytes after the ones all matches
+// share (`SortableMatch`), so the sort by key that follows compares numbers and reads a query's key
+// only on a tie: comparing keys themselves reads two queries scattered over the heap per move.
 
 /// The queries one filter matches, found a bounded amount of work at a time.
 struct FilterMatches {
     private let filter: QueryFilter
     private var cursor: QueryIndexCursor<Query>?
+    /// How many leading canonical bytes every match's key shares: those of the filter's leading
+    /// scalar elements (equal scalars have equal canonical bytes), or the opening `[`.
+    private let sharedBytes: Int
     /// The matches found so far, unretained, in no order (see `FilterSweep` for why they stay valid).
-    private(set) var found: [Unmanaged<Query>] = []
+    private(set) var found: [SortableMatch] = []
 
     init(_ filter: QueryFilter) {
         self.filter = filter
-        cursor = QueryIndexCursor(prefix: filter.key ?? [])
+        let prefix = filter.key ?? []
+        cursor = QueryIndexCursor(prefix: prefix)
+        let scalars = prefix.prefix { element in
+            switch element {
+            case .array, .object: false
+            default: true
+            }
+        }
+        sharedBytes = scalars.isEmpty ? 1 : QueryKey(elements: Array(scalars)).canonicalByteCount - 1
     }
 
     /// Whether every match has been found.
@@ -43,6 +58,33 @@ struct FilterMatches {
     private mutating func keep(_ query: Unmanaged<Query>, in cache: QueryCache) {
         if let newcomers = cache.sweepNewcomers, !newcomers.isEmpty, newcomers.contains(query.toOpaque()) { return }
         if filter.readsState, !QueryCache.stateMatches(query.takeUnretainedValue(), filter, now: cache.now) { return }
-        found.append(query)
+        found.append(SortableMatch(query, sharedBytes: sharedBytes))
+    }
+}
+
+/// A match and the 8 bytes of its key's canonical bytes that follow the ones all matches share,
+/// big-endian (zeros past the end: canonical bytes hold no zero byte, so a shorter key comes first).
+struct SortableMatch {
+    let head: UInt64
+    let query: Unmanaged<Query>
+
+    init(_ query: Unmanaged<Query>, sharedBytes: Int) {
+        self.query = query
+        head = query._withUnsafeGuaranteedRef { query in
+            query.key.withCanonicalBytes { bytes in
+                var head: UInt64 = 0
+                for index in sharedBytes..<(sharedBytes + 8) {
+                    head = head << 8 | UInt64(index < bytes.count ? bytes[index] : 0)
+                }
+                return head
+            }
+        }
+    }
+
+    /// Whether `a`'s key comes before `b`'s (`QueryKey`'s order), given keys that share their
+    /// first bytes: the heads decide unless they are equal.
+    static func precedes(_ a: SortableMatch, _ b: SortableMatch) -> Bool {
+        if a.head != b.head { return a.head < b.head }
+        return a.query.takeUnretainedValue().key < b.query.takeUnretainedValue().key
     }
 }

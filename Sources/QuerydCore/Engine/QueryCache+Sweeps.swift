@@ -99,8 +99,8 @@ final class FilterSweep: Sweep {
     private var search: FilterMatches?
     /// Whether the search has set up the graveyard and the newcomers list.
     private var isTracking = false
-    private var sorter: IncrementalSort<Unmanaged<Query>>?
-    private var matched: [Unmanaged<Query>] = []
+    private var sorter: IncrementalSort<SortableMatch>?
+    private var matched: [SortableMatch] = []
     private(set) var matchedCount = 0
     private var pass = 0
     private var index = 0
@@ -124,7 +124,7 @@ final class FilterSweep: Sweep {
             return nil
         }
         self.search = nil
-        let matched = search.found.map { $0.takeUnretainedValue() }
+        let matched = search.found.map { $0.query.takeUnretainedValue() }
         return matched.count > 1 ? matched.sorted { $0.key < $1.key } : matched
     }
 
@@ -145,7 +145,7 @@ final class FilterSweep: Sweep {
                 search = nil
                 cache.sweepNewcomers = nil
                 matchedCount = found.count
-                sorter = IncrementalSort(found) { $0.takeUnretainedValue().key < $1.takeUnretainedValue().key }
+                sorter = IncrementalSort(found, by: SortableMatch.precedes)
             }
             return max(1, used / searchUnitsPerEntry)
         }
@@ -160,7 +160,7 @@ final class FilterSweep: Sweep {
         }
         var used = 0
         while used < budget, !isDone {
-            cache.apply(operation, pass: pass, to: matched[index].takeUnretainedValue())
+            cache.apply(operation, pass: pass, to: matched[index].query.takeUnretainedValue())
             used += 1
             index += 1
             if index == matched.count {

@@ -72,4 +72,23 @@ import Testing
         #expect(finished.map(\.matched) == [150])
         #expect(h.sends.map(\.key) == (0..<150).map(Self.deep).sorted(by: <))
     }
+
+    /// Keys whose canonical bytes share long runs past the filter's prefix, so the sort must fall
+    /// back to comparing whole keys (shape 0); keys under two prefixes with no filter key (shape 1).
+    private static func shaped(_ shape: Int, _ n: Int) -> QueryKey {
+        if shape == 0 { return key("m", .string("a-long-shared-head-\(n * 37 % 101)"), .number(JSONNumber(n))) }
+        return key(n % 2 == 0 ? "m" : "u", .number(JSONNumber(n * 7919 % 1_000)))
+    }
+
+    @Test(arguments: [0, 1])
+    func refetchesGoOutInKeyOrderWhateverTheKeysShare(shape: Int) {
+        let h = filled(120) { Self.shaped(shape, $0) }
+        let outcome = h.cache.sweep(invalidateAll, shape == 0 ? filter(["key": ["m"]]) : QueryFilter())
+        guard case .pending = outcome else {
+            Issue.record("expected a sweep, got \(outcome)")
+            return
+        }
+        while h.cache.hasPendingSweeps { _ = h.cache.continueSweeps() }
+        #expect(h.sends.map(\.key) == (0..<120).map { Self.shaped(shape, $0) }.sorted(by: <))
+    }
 }
