@@ -6,8 +6,10 @@
 // Sweeps run one after another in the order they began (a filter call made while one is pending
 // waits behind it and matches when its turn comes), so filter calls take effect in the order they
 // arrived. Between slices every other input runs as usual and sees the sweep half done: some
-// matches already invalidated (or removed, reset, …) and some not yet. A match that left the cache
-// between slices is skipped; the count a filter call answers is how many matched when it began.
+// matches already invalidated (or removed, reset, …) and some not yet. A filter call's search for
+// its matches goes in slices too (`FilterMatches`): it matches the queries in the cache when it
+// began that are still there when it reaches them, not those created meanwhile. A match that left
+// the cache between slices is skipped; the count a filter call answers is how many it matched.
 
 /// Names one pending filter call, for its answer when its sweep is done.
 public struct SweepID: Hashable, Sendable {

@@ -13,12 +13,12 @@
 // position, and members removed before the walk reaches them are not.
 
 extension HashedSet {
-    /// Calls `body` with every member whose hash lies in one window starting at `lower`, with that
-    /// hash, unretained and in no particular order; the window spans about `slots` slots of the
+    /// Calls `body` with every member whose hash lies in one window starting at `lower`, unretained
+    /// and in no particular order; the window spans about `slots` slots of the
     /// larger buffer. Returns where the window ends (the next call's `lower`; nil when it reached
     /// the end of the hash order) and how many slots it examined. `body` must not change the set.
     func visitWindow(
-        from lower: UInt64, slots: Int, _ body: (Unmanaged<Element>, UInt64) -> Void
+        from lower: UInt64, slots: Int, _ body: (Unmanaged<Element>) -> Void
     ) -> (upper: UInt64?, examined: Int) {
         guard let buffer else { return (nil, 0) }
         var widest = buffer
@@ -49,7 +49,7 @@ extension HashedSet {
     /// have no free slot).
     private static func scan(
         _ buffer: SlotBuffer<Element>, start: Int, lower: UInt64, upper: UInt64?,
-        _ body: (Unmanaged<Element>, UInt64) -> Void
+        _ body: (Unmanaged<Element>) -> Void
     ) -> Int {
         let capacity = buffer.capacity
         guard start < capacity, buffer.count > 0 else { return 0 }
@@ -62,7 +62,7 @@ extension HashedSet {
             examined += 1
             if let member = buffer.references[index] {
                 let memberHash = hash(member)
-                if memberHash >= lower, upper.map({ memberHash < $0 }) ?? true { body(member, memberHash) }
+                if memberHash >= lower, upper.map({ memberHash < $0 }) ?? true { body(member) }
             } else if wrapped || index >= lastHome {
                 break
             }

@@ -27,7 +27,7 @@ public struct QueryIndexCursor<Element: QueryIndexElement> {
     private struct Frame {
         /// The key element leading from the node below in the stack to this one (nil at the root).
         let step: JSONValue?
-        /// Which of the node's sets is being walked (see `stages(depth:)`).
+        /// Which of the node's sets is being walked (see `stage(_:depth:)`).
         var stage = 0
         /// Where the walk of that set resumes, in hash order; nil once it is done.
         var lower: UInt64? = 0
@@ -124,9 +124,9 @@ public struct QueryIndexCursor<Element: QueryIndexElement> {
                 frames[top].pending = [element]
                 window = (nil, 1)
             case .scalarLeaves:
-                window = node.scalarLeaves.visitWindow(from: lower, slots: slots) { leaf, _ in body(leaf) }
+                window = node.scalarLeaves.visitWindow(from: lower, slots: slots) { leaf in body(leaf) }
             case .structuredLeaves:
-                window = node.structuredLeaves.visitWindow(from: lower, slots: slots) { leaf, _ in
+                window = node.structuredLeaves.visitWindow(from: lower, slots: slots) { leaf in
                     guard let filter else { return body(leaf) }
                     if let last = leaf.takeUnretainedValue().key.elements.last,
                         KeyMatching.partialMatch(last, filter: filter)
@@ -137,7 +137,7 @@ public struct QueryIndexCursor<Element: QueryIndexElement> {
             case .scalarChildren, .structuredChildren:
                 let children = stage == .scalarChildren ? node.scalarChildren : node.structuredChildren
                 var steps: [JSONValue] = []
-                window = children.visitWindow(from: lower, slots: slots) { child, _ in
+                window = children.visitWindow(from: lower, slots: slots) { child in
                     let step = child.takeUnretainedValue().step
                     if let filter, !KeyMatching.partialMatch(step, filter: filter) { return }
                     steps.append(step)
@@ -148,13 +148,5 @@ public struct QueryIndexCursor<Element: QueryIndexElement> {
             used += window.examined
         }
         return max(used, 1)
-    }
-}
-
-extension QueryIndex {
-    /// A step-by-step walk over the elements whose keys partially match `prefix`
-    /// (`QueryIndexCursor`).
-    public func cursor(prefix: [JSONValue]) -> QueryIndexCursor<Element> {
-        QueryIndexCursor(prefix: prefix)
     }
 }

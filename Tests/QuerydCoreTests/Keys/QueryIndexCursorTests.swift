@@ -46,7 +46,7 @@ import Testing
         let atStart = Set(present.keys.filter { KeyMatching.matches(Self.key($0), prefix: prefix) })
         removed = []
         var visited = Set<Int>()
-        var cursor = index.cursor(prefix: prefix)
+        var cursor = QueryIndexCursor<KeyedElement>(prefix: prefix)
         let budget = 48
         var steps = 0
         var stepsMidMigration = 0
@@ -95,7 +95,7 @@ import Testing
         for _ in 0..<12 {
             let prefix = Int.random(in: 0..<4, using: &rng) == 0 ? [] : generator.key().elements
             var walked: [Int] = []
-            var cursor = index.cursor(prefix: prefix)
+            var cursor = QueryIndexCursor<KeyedElement>(prefix: prefix)
             while !cursor.isDone {
                 _ = cursor.step(in: index, budget: Int.random(in: 4...64, using: &rng)) {
                     walked.append($0.takeUnretainedValue().id)
