@@ -6,6 +6,7 @@
 struct IncrementalSort<Element> {
     /// The elements: sorted once `isDone`.
     private(set) var items: [Element]
+    /// Where a pass merges to (filled by appending during the first pass).
     private var target: [Element]
     private let areInIncreasingOrder: (Element, Element) -> Bool
     /// The length of the sorted runs being merged in this pass.
@@ -20,7 +21,10 @@ struct IncrementalSort<Element> {
     /// Prepares to sort `items`; nothing is moved until `step`.
     init(_ items: [Element], by areInIncreasingOrder: @escaping (Element, Element) -> Bool) {
         self.items = items
-        self.target = items
+        // The first pass appends to an empty buffer rather than copying `items` in one step (at
+        // millions of elements a copy, and the page faults of fresh memory, take milliseconds).
+        target = []
+        target.reserveCapacity(items.count)
         self.areInIncreasingOrder = areInIncreasingOrder
         startMerge(at: 0)
     }
@@ -41,13 +45,15 @@ struct IncrementalSort<Element> {
                 continue
             }
             while moves < budget, next < end {
+                let taken: Element
                 if right < end && (middle <= left || areInIncreasingOrder(items[right], items[left])) {
-                    target[next] = items[right]
+                    taken = items[right]
                     right += 1
                 } else {
-                    target[next] = items[left]
+                    taken = items[left]
                     left += 1
                 }
+                if next < target.count { target[next] = taken } else { target.append(taken) }
                 next += 1
                 moves += 1
             }

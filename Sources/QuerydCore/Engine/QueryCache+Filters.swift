@@ -57,22 +57,11 @@ extension QueryCache {
         return found
     }
 
-    /// The queries `filter` matches, in no order, as references that are not retained: the walk
-    /// reads only the index's slots (unless the filter reads the queries' state), where retaining
-    /// millions of queries would touch each one's memory. A sweep keeps them valid: see
-    /// `FilterSweep`.
-    func unretainedMatches(_ filter: QueryFilter) -> [Unmanaged<Query>] {
-        var found: [Unmanaged<Query>] = []
-        forEachMatch(filter) { found.append($0) }
-        return found
-    }
-
     /// Calls `body` with every query `filter` matches, unretained, in no order.
     private func forEachMatch(_ filter: QueryFilter, _ body: (Unmanaged<Query>) -> Void) {
         let time = now
-        let readsState = filter.type != .all || filter.stale != nil || filter.fetchStatus != nil
         func visit(_ query: Unmanaged<Query>) {
-            if !readsState || Self.stateMatches(query.takeUnretainedValue(), filter, now: time) { body(query) }
+            if !filter.readsState || Self.stateMatches(query.takeUnretainedValue(), filter, now: time) { body(query) }
         }
         if let key = filter.key, filter.exact {
             if let query = queries[QueryKey(elements: key)] { visit(.passUnretained(query)) }
@@ -82,7 +71,7 @@ extension QueryCache {
     }
 
     /// Whether the query's activity, staleness and fetch status are what `filter` asks for.
-    private static func stateMatches(_ query: Query, _ filter: QueryFilter, now: Int64) -> Bool {
+    static func stateMatches(_ query: Query, _ filter: QueryFilter, now: Int64) -> Bool {
         switch filter.type {
         case .all: break
         case .active: if !query.isActive { return false }

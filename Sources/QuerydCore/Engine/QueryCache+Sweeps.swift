@@ -6,8 +6,10 @@
 // Sweeps run one after another in the order they began (a filter call made while one is pending
 // waits behind it and matches when its turn comes), so filter calls take effect in the order they
 // arrived. Between slices every other input runs as usual and sees the sweep half done: some
-// matches already invalidated (or removed, reset, …) and some not yet. A match that left the cache
-// between slices is skipped; the count a filter call answers is how many matched when it began.
+// matches already invalidated (or removed, reset, …) and some not yet. A filter call's search for
+// its matches goes in slices too (`FilterMatches`): it matches the queries in the cache when it
+// began that are still there when it reaches them, not those created meanwhile. A match that left
+// the cache between slices is skipped; the count a filter call answers is how many it matched.
 
 /// Names one pending filter call, for its answer when its sweep is done.
 public struct SweepID: Hashable, Sendable {
@@ -32,25 +34,17 @@ extension QueryCache {
     /// Whether work is left for `continueSweeps()`.
     public var hasPendingSweeps: Bool { !sweeps.isEmpty }
 
-    /// Runs `operation` on the queries `filter` matches: at once when no sweep is pending and at
-    /// most `sweepSliceSize` match, otherwise as a sweep whose count `continueSweeps()` returns.
+    /// Runs `operation` on the queries `filter` matches: at once when no sweep is pending and one
+    /// slice finds them all, at most `sweepSliceSize`; otherwise as a sweep whose count
+    /// `continueSweeps()` returns.
     public func sweep(_ operation: FilterOperation, _ filter: QueryFilter) -> FilterCallOutcome {
         lastSweepID += 1
-        let id = SweepID(rawValue: lastSweepID)
-        guard sweeps.isEmpty else {
-            sweeps.append(FilterSweep(id: id, operation: operation, filter: filter))
-            return .pending(id)
+        let sweep = FilterSweep(id: SweepID(rawValue: lastSweepID), operation: operation, filter: filter)
+        if sweeps.isEmpty, let matched = sweep.matchAtOnce(in: self) {
+            return .done(matched: perform(operation, on: matched))
         }
-        let found = unretainedMatches(filter)
-        guard found.count > sweepSliceSize else {
-            let matched = found.map { $0.takeUnretainedValue() }
-            return .done(
-                matched: perform(operation, on: matched.count > 1 ? matched.sorted { $0.key < $1.key } : matched))
-        }
-        let sweep = FilterSweep(id: id, operation: operation, filter: nil)
-        sweep.begin(found, in: self)
         sweeps.append(sweep)
-        return .pending(id)
+        return .pending(sweep.id)
     }
 
     /// Does one slice of the pending sweeps (about `sweepSliceSize` entries), in the order they
@@ -88,46 +82,74 @@ extension QueryCache {
 /// entry's work in a filter pass.
 private let sortMovesPerEntry = 16
 
-/// A filter call over many queries: match (when it began behind another sweep), sort by key in
-/// steps, then each pass over the matches in slices.
+/// Units of a search's work per unit of a slice's budget: a unit is an index slot read or a trie
+/// node entered, a small part of an entry's work in a filter pass.
+private let searchUnitsPerEntry = 8
+
+/// A filter call over many queries: find the matches in slices (`FilterMatches`), sort them by key
+/// in steps, then each pass over them in slices.
 ///
-/// The matches are unretained references (`unretainedMatches`): taking or dropping millions of
-/// references would touch every query in one step. They stay valid because a match is either
-/// still in the cache's index, which retains it, or was forgotten since and is then held by
-/// `QueryCache.sweepGraveyard`, which `begin` sets up and `finish` hands to a `ReleaseSweep` only
-/// when this sweep no longer reads its matches. Only the sweep at the head of the queue has
-/// matches, so one graveyard serves.
+/// The matches are unretained references: taking or dropping millions of references would touch
+/// every query in one step. They stay valid because a match is either still in the cache's index,
+/// which retains it, or was forgotten since and is then held by `QueryCache.sweepGraveyard`, which
+/// the search sets up and `finish` hands to a `ReleaseSweep` only when this sweep no longer reads
+/// its matches. Only the sweep at the head of the queue has matches, so one graveyard serves (and
+/// one list of `QueryCache.sweepNewcomers`, kept while the search runs).
 final class FilterSweep: Sweep {
     let id: SweepID
     private let operation: FilterOperation
-    private var filter: QueryFilter?
-    private var sorter: IncrementalSort<Unmanaged<Query>>?
-    private var matched: [Unmanaged<Query>] = []
+    private var search: FilterMatches?
+    /// Whether the search has set up the graveyard and the newcomers list.
+    private var isTracking = false
+    private var sorter: IncrementalSort<SortableMatch>?
+    private var matched: [SortableMatch] = []
     private(set) var matchedCount = 0
     private var pass = 0
     private var index = 0
     private(set) var isDone = false
 
-    /// A call that matches when its turn comes (or whose matches `begin` gives).
-    init(id: SweepID, operation: FilterOperation, filter: QueryFilter?) {
+    /// A call that searches for its matches when its turn comes.
+    init(id: SweepID, operation: FilterOperation, filter: QueryFilter) {
         self.id = id
         self.operation = operation
-        self.filter = filter
+        self.search = FilterMatches(filter)
     }
 
-    /// Takes the matches (unsorted) and starts keeping what leaves the cache.
-    func begin(_ found: [Unmanaged<Query>], in cache: QueryCache) {
-        matchedCount = found.count
+    /// Takes the first slice of the search now: the matches, in key order, when that found them
+    /// all and they fit in a slice; otherwise nil, the search goes on as a sweep.
+    func matchAtOnce(in cache: QueryCache) -> [Query]? {
+        guard var search else { return nil }
+        _ = search.step(in: cache, budget: cache.sweepSliceSize * searchUnitsPerEntry)
+        guard search.isDone, search.found.count <= cache.sweepSliceSize else {
+            self.search = search
+            track(in: cache)
+            return nil
+        }
+        self.search = nil
+        let matched = search.found.map { $0.query.takeUnretainedValue() }
+        return matched.count > 1 ? matched.sorted { $0.key < $1.key } : matched
+    }
+
+    /// Starts keeping what leaves the cache and noting what joins it, and makes room for matches.
+    private func track(in cache: QueryCache) {
+        isTracking = true
         cache.sweepGraveyard = cache.sweepGraveyard ?? []
-        sorter = IncrementalSort(found) { $0.takeUnretainedValue().key < $1.takeUnretainedValue().key }
+        cache.sweepNewcomers = []
+        search?.reserveForAll(in: cache)
     }
 
     func advance(in cache: QueryCache, budget: Int) -> Int {
-        if let filter {
-            // Matching walks the index in one step (collecting references, no sorting).
-            self.filter = nil
-            begin(cache.unretainedMatches(filter), in: cache)
-            return budget
+        if search != nil {
+            if !isTracking { track(in: cache) }
+            let used = search!.step(in: cache, budget: budget * searchUnitsPerEntry)
+            if search!.isDone {
+                let found = search!.found
+                search = nil
+                cache.sweepNewcomers = nil
+                matchedCount = found.count
+                sorter = IncrementalSort(found, by: SortableMatch.precedes)
+            }
+            return max(1, used / searchUnitsPerEntry)
         }
         if sorter != nil {
             let moved = sorter!.step(budget: budget * sortMovesPerEntry)
@@ -140,7 +162,7 @@ final class FilterSweep: Sweep {
         }
         var used = 0
         while used < budget, !isDone {
-            cache.apply(operation, pass: pass, to: matched[index].takeUnretainedValue())
+            cache.apply(operation, pass: pass, to: matched[index].query.takeUnretainedValue())
             used += 1
             index += 1
             if index == matched.count {

@@ -67,6 +67,10 @@ public final class QueryCache {
     /// While a filter sweep holds unretained references to its matches, the queries that leave
     /// the cache, kept alive until it is done (see `FilterSweep`); nil otherwise.
     var sweepGraveyard: [Query]?
+    /// While a filter sweep searches for its matches, the queries created since it began, which
+    /// it leaves out (see `FilterMatches`); nil otherwise. Their addresses stay theirs meanwhile:
+    /// a query that leaves the cache is held in `sweepGraveyard`.
+    var sweepNewcomers: Set<UnsafeMutableRawPointer>?
     var lastSweepID = 0
     /// The most entries a sweep handles per `continueSweeps()` (and a filter call at once):
     /// a slice of a few hundred microseconds.
@@ -138,6 +142,7 @@ public final class QueryCache {
         let query = Query(key: key.compacted, options: share(options), now: now)
         query.continueVersion(after: retiredVersion)
         queries.insert(query)
+        sweepNewcomers?.insert(Unmanaged.passUnretained(query).toOpaque())
         report(.queryAdded(query))
         return query
     }

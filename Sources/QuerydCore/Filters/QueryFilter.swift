@@ -17,6 +17,9 @@ public struct QueryFilter: Sendable, Equatable {
     public var stale: Bool?
     public var fetchStatus: FetchStatus?
 
+    /// Whether matching reads the queries' state (not only their keys).
+    var readsState: Bool { type != .all || stale != nil || fetchStatus != nil }
+
     /// A filter that matches everything.
     public init() {}
 

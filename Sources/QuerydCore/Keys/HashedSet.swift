@@ -32,13 +32,13 @@ struct HashedSet<Membership: SetMembership>: SlotMigrating {
 
     /// The slots new objects go to; nil while the set is empty. The rest of the set's state lives
     /// in it too, so a set costs one reference (a trie node holds four sets).
-    private var buffer: SlotBuffer<Element>?
+    private(set) var buffer: SlotBuffer<Element>?
 
     /// While a migration runs, the slots it empties into `buffer`.
-    private var draining: SlotBuffer<Element>? { buffer?.previous }
+    var draining: SlotBuffer<Element>? { buffer?.previous }
 
     /// The first slot of `draining` still in use (every slot below it has been migrated).
-    private var migrated: Int { buffer?.migrated ?? 0 }
+    var migrated: Int { buffer?.migrated ?? 0 }
 
     /// The number of objects stored (in both buffers).
     var count: Int { (buffer?.count ?? 0) + (draining?.count ?? 0) }
@@ -65,14 +65,14 @@ struct HashedSet<Membership: SetMembership>: SlotMigrating {
     }
 
     @inline(__always)
-    private static func hash(_ element: Unmanaged<Element>) -> UInt64 {
+    static func hash(_ element: Unmanaged<Element>) -> UInt64 {
         element._withUnsafeGuaranteedRef { Membership.hash(Membership.key(of: $0)) }
     }
 
     /// The first slot of the probe run of a key hashing to `hash`, in a buffer whose ring starts at
     /// `start`.
     @inline(__always)
-    private static func home(_ hash: UInt64, _ capacity: Int, start: Int) -> Int {
+    static func home(_ hash: UInt64, _ capacity: Int, start: Int) -> Int {
         max(start, OpenAddressing.slot(hash, capacity))
     }
 

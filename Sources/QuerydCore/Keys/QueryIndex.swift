@@ -118,7 +118,7 @@ public struct QueryIndex<Element: QueryIndexElement> {
     /// Whether the exact-lookup table is moving its elements to new slots (for tests).
     var isMigrating: Bool { table.isMigrating }
 
-    /// The trie node of `prefix`, if any (for tests).
+    /// The trie node of `prefix`, if any (the root for an empty prefix).
     func node(_ prefix: [JSONValue]) -> QueryIndexNode<Element>? {
         var node: QueryIndexNode<Element>? = root
         for step in prefix { node = node?.child(step) }
