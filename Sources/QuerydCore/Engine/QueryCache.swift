@@ -32,9 +32,15 @@ public final class QueryCache {
     /// ever spans a call that could reach it again (hashing a key does not), so accesses are not
     /// checked for exclusivity.
     @exclusivity(unchecked) var queries = QueryIndex<Query>()
-    var registry = FetcherRegistry()
+    var registry = FetcherRegistry() {
+        didSet { writeOptionsCache.invalidate() }
+    }
     /// `queries.setDefaults` entries.
-    var queryDefaults = PrefixDefaults<QueryOptions>()
+    var queryDefaults = PrefixDefaults<QueryOptions>() {
+        didSet { writeOptionsCache.invalidate() }
+    }
+    /// The options writes resolve, by the key prefix that decides them (QueryCache+WriteOptions.swift).
+    var writeOptionsCache = WriteOptionsCache()
     var subscriptions: [SubscriptionID: Subscription] = [:]
     /// The ids of `subscriptions` by connection, so a closing connection finds its own without a
     /// walk over every subscription's memory.
@@ -47,6 +53,8 @@ public final class QueryCache {
     var waiterQueries: [WaiterToken: Query] = [:]
     /// Unused queries waiting for their gc deadline, one timer per distinct deadline.
     var gcBuckets = DeadlineBuckets<Query>()
+    /// Where writes encode their data (`withEncoding(of:_:)`); empty while one does.
+    var encodingScratch: [UInt8] = []
     /// The options box given to the last query created, reused while options stay equal.
     var recentOptions: SharedOptions?
     /// Set by `network.setOnline false`: no attempt starts.
@@ -128,14 +136,35 @@ public final class QueryCache {
     /// The query for `key`, created (with `options`' initial data) when absent.
     func obtainQuery(_ key: QueryKey, options: ResolvedOptions) -> Query {
         if let existing = queries[key] {
-            existing.adoptGcTime(options.gcTime)
-            if !existing.hasData, let initial = options.initialData {
-                // Initial data applies whenever the query has none yet, even mid-fetch.
-                dispatch(.initialData(initial, at: options.initialDataUpdatedAt ?? now), to: existing)
-            }
+            adopt(options, by: existing)
             return existing
         }
-        let query = Query(key: key.compacted, options: share(options), now: now)
+        return addQuery(key, options: share(options))
+    }
+
+    /// The query for `key` as a write finds or creates it, with `writeOptions(for:)`.
+    func obtainWrittenQuery(_ key: QueryKey) -> Query {
+        let options = writeOptions(for: key)
+        if let existing = queries[key] {
+            adopt(options.value, by: existing)
+            return existing
+        }
+        return addQuery(key, options: options)
+    }
+
+    /// What a cached query takes from the options of a new user: the longer gcTime, and initial
+    /// data when it has none.
+    private func adopt(_ options: ResolvedOptions, by query: Query) {
+        query.adoptGcTime(options.gcTime)
+        if !query.hasData, let initial = options.initialData {
+            // Initial data applies whenever the query has none yet, even mid-fetch.
+            dispatch(.initialData(initial, at: options.initialDataUpdatedAt ?? now), to: query)
+        }
+    }
+
+    /// A new query for `key` (not cached) with `options`, added to the cache.
+    private func addQuery(_ key: QueryKey, options: SharedOptions) -> Query {
+        let query = Query(key: key.compacted, options: options, now: now)
         query.continueVersion(after: retiredVersion)
         queries.insert(query)
         report(.queryAdded(query))

@@ -45,12 +45,20 @@ public struct QueryIndex<Element: QueryIndexElement> {
     public mutating func insert(_ element: Element) {
         makeUnique()
         table.insert(element)
-        let elements = element.key.elements
         var node = root
-        for step in elements.dropLast() {
-            node = node.descend(step)
+        // The key's elements are found in its canonical bytes; only those that lead to inner nodes
+        // are parsed (the children are found by value), the last one only looked at.
+        let structured = element.key.withCanonicalBytes { bytes in
+            var start = 1
+            while true {
+                let end = QueryKey.elementEnd(in: bytes, from: start)
+                let step = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                guard bytes[end] == UInt8(ascii: ",") else { return QueryKey.isStructured(first: step[0]) }
+                node = node.descend(canonicalBytes: step)
+                start = end + 1
+            }
         }
-        node.insertLeaf(element, last: elements[elements.count - 1])
+        node.insertLeaf(element, structured: structured)
     }
 
     /// Removes `element` (this exact object), pruning trie nodes left empty. Returns false,

@@ -70,7 +70,7 @@ struct DeadlineBuckets<Member: DeadlineMember> {
     /// schedule a timer for it and hand it over with `setTimer(_:for:)`.
     mutating func add(_ member: Member, at deadline: Int64) -> Bool {
         cancel(member)
-        if let number = numbersByDeadline[deadline], let bucket = buckets[Int(number) - 1] {
+        if let number = number(of: deadline), let bucket = buckets[Int(number) - 1] {
             member.bucketNumber = number
             member.bucketSlot = UInt32(bucket.members.count)
             bucket.members.append(.passRetained(member))
@@ -92,6 +92,15 @@ struct DeadlineBuckets<Member: DeadlineMember> {
         member.bucketNumber = number
         member.bucketSlot = 0
         return true
+    }
+
+    /// The number of the bucket of `deadline`, if any: found without a lookup when it is the newest
+    /// (members added one after another mostly share their deadline).
+    private func number(of deadline: Int64) -> UInt32? {
+        if newestNumber != 0, let newest = buckets[Int(newestNumber) - 1], newest.deadline == deadline {
+            return newestNumber
+        }
+        return numbersByDeadline[deadline]
     }
 
     /// Gives back the spare capacity of the bucket made last, now that a newer deadline has its
