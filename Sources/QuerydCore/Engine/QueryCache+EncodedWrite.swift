@@ -69,10 +69,8 @@ extension QueryCache {
     /// The query-level state after a write (as `state(of:)` gives it), with the data as `data`
     /// (nil: left encoded; the reply is written from the encoding either way).
     func writtenState(of query: Query, data: JSONValue?) -> QueryResult {
-        var result = stateView(
-            of: query, isStale: query.isStale(staleTime: .milliseconds(0), now: now), parsingData: false)
-        result.data = data
-        result.encodedData = query.encodedData
-        return result
+        stateView(
+            of: query, state: query.stateWithoutData, data: data,
+            isStale: query.isStale(staleTime: .milliseconds(0), now: now), encodedData: query.encodedData)
     }
 }

@@ -29,7 +29,11 @@ struct DeadlineBuckets<Member: DeadlineMember> {
         /// or by `deinit`. The entries are `Unmanaged` so that the array itself is trivially
         /// destroyed: a bucket of millions taken in slices is all nil at its end, and an array of
         /// optional references would still visit every entry when freed (20 ms at 5,000,000).
-        var members: [Unmanaged<Member>?]
+        ///
+        /// Appended to for every query a write leaves unused; no access spans a call that could
+        /// reach it again (the buckets call nothing outside themselves), so accesses are not
+        /// checked for exclusivity.
+        @exclusivity(unchecked) var members: [Unmanaged<Member>?]
         /// How many of `members` still wait for this deadline.
         var live = 1
         /// The entries before this index were handed out by `takeDue` (the bucket is being taken
