@@ -1,5 +1,5 @@
-// The options a write (`query.set`, an optimistic update) finds or creates its query with: no options
-// of its own over the key's defaults, resolved once per key prefix rather than once per write.
+// The options `query.set` finds or creates its query with (no options of its own over the key's
+// defaults), resolved once per key prefix rather than once per write.
 //
 // Which fetcher registrations and `queries.setDefaults` entries apply to a key depends on the key's
 // first n elements and its length only, n being the length of their prefix. So with L the longest
@@ -34,18 +34,17 @@ extension QueryCache {
     /// for: key, defaultRetry: 3)`, boxed, from the cache when a key with the same deciding prefix
     /// was written since the defaults last changed.
     func writeOptions(for key: QueryKey) -> SharedOptions {
+        let resolved = { self.share(self.resolve(QueryOptions(), for: key, defaultRetry: 3)) }
         let decidingCount = writeOptionsCache.decidingCount ?? startWriteOptionsCache()
         if decidingCount == 0 {
             if let options = writeOptionsCache.forEveryKey { return options }
-            let options = share(resolve(QueryOptions(), for: key, defaultRetry: 3))
+            let options = resolved()
             writeOptionsCache.forEveryKey = options
             return options
         }
-        guard let prefix = Self.decidingPrefix(of: key, count: decidingCount) else {
-            return share(resolve(QueryOptions(), for: key, defaultRetry: 3))
-        }
+        guard let prefix = Self.decidingPrefix(of: key, count: decidingCount) else { return resolved() }
         if let options = writeOptionsCache.byPrefix[prefix] { return options }
-        let options = share(resolve(QueryOptions(), for: key, defaultRetry: 3))
+        let options = resolved()
         if writeOptionsCache.byPrefix.count >= WriteOptionsCache.capacity { writeOptionsCache.byPrefix = [:] }
         writeOptionsCache.byPrefix[prefix] = options
         return options
