@@ -44,50 +44,57 @@ extension QueryResult {
         }
     }
 
-    /// The members, in canonical order (sorted by name).
+    /// The members, in canonical order (sorted by name). Each member after the first is written
+    /// with its separator, quoted name and colon as one literal.
     private func writeMembers(
         to writer: inout StateWriter, shape: StateShape, data: [UInt8]?, error: [UInt8]?, failure: [UInt8]?
     ) {
         writer.open()
-        if let data { writer.bytes("data", data) }
-        writer.int("dataUpdateCount", Int64(dataUpdateCount))
-        writer.int("dataUpdatedAt", dataUpdatedAt)
-        if shape.hasDataVersion, let dataVersion { writer.int("dataVersion", Int64(truncatingIfNeeded: dataVersion)) }
-        writer.bytes("epoch", encodedEpoch)
-        writer.bytesOrNull("error", error)
-        writer.int("errorUpdateCount", Int64(errorUpdateCount))
-        writer.int("errorUpdatedAt", errorUpdatedAt)
-        writer.int("failureCount", Int64(failureCount))
-        writer.bytesOrNull("failureReason", failure)
-        writer.literal("fetchStatus", fetchStatus.quoted)
-        if let infinite {
-            writer.bool("hasNextPage", infinite.hasNextPage)
-            writer.bool("hasPreviousPage", infinite.hasPreviousPage)
+        if let data {
+            writer.bytes(#""data":"#, data)
+            writer.int(#","dataUpdateCount":"#, Int64(dataUpdateCount))
+        } else {
+            writer.int(#""dataUpdateCount":"#, Int64(dataUpdateCount))
         }
-        writer.bool("isError", isError)
-        if let infinite {
-            writer.bool("isFetchNextPageError", infinite.isFetchNextPageError)
-            writer.bool("isFetchPreviousPageError", infinite.isFetchPreviousPageError)
+        writer.int(#","dataUpdatedAt":"#, dataUpdatedAt)
+        if shape.hasDataVersion, let dataVersion {
+            writer.int(#","dataVersion":"#, Int64(truncatingIfNeeded: dataVersion))
         }
-        writer.bool("isFetched", isFetched)
-        writer.bool("isFetching", isFetching)
+        writer.bytes(#","epoch":"#, encodedEpoch)
+        writer.bytesOrNull(#","error":"#, error)
+        writer.int(#","errorUpdateCount":"#, Int64(errorUpdateCount))
+        writer.int(#","errorUpdatedAt":"#, errorUpdatedAt)
+        writer.int(#","failureCount":"#, Int64(failureCount))
+        writer.bytesOrNull(#","failureReason":"#, failure)
+        writer.literal(#","fetchStatus":"#, fetchStatus.quoted)
         if let infinite {
-            writer.bool("isFetchingNextPage", infinite.isFetchingNextPage)
-            writer.bool("isFetchingPreviousPage", infinite.isFetchingPreviousPage)
+            writer.bool(#","hasNextPage":"#, infinite.hasNextPage)
+            writer.bool(#","hasPreviousPage":"#, infinite.hasPreviousPage)
         }
-        writer.bool("isInvalidated", isInvalidated)
-        writer.bool("isLoading", isLoading)
-        writer.bool("isPaused", isPaused)
-        writer.bool("isPending", isPending)
-        writer.bool("isPlaceholderData", isPlaceholderData)
-        writer.bool("isRefetching", isRefetching)
-        writer.bool("isStale", isStale)
-        writer.bool("isSuccess", isSuccess)
-        writer.name("key")
+        writer.bool(#","isError":"#, isError)
+        if let infinite {
+            writer.bool(#","isFetchNextPageError":"#, infinite.isFetchNextPageError)
+            writer.bool(#","isFetchPreviousPageError":"#, infinite.isFetchPreviousPageError)
+        }
+        writer.bool(#","isFetched":"#, isFetched)
+        writer.bool(#","isFetching":"#, isFetching)
+        if let infinite {
+            writer.bool(#","isFetchingNextPage":"#, infinite.isFetchingNextPage)
+            writer.bool(#","isFetchingPreviousPage":"#, infinite.isFetchingPreviousPage)
+        }
+        writer.bool(#","isInvalidated":"#, isInvalidated)
+        writer.bool(#","isLoading":"#, isLoading)
+        writer.bool(#","isPaused":"#, isPaused)
+        writer.bool(#","isPending":"#, isPending)
+        writer.bool(#","isPlaceholderData":"#, isPlaceholderData)
+        writer.bool(#","isRefetching":"#, isRefetching)
+        writer.bool(#","isStale":"#, isStale)
+        writer.bool(#","isSuccess":"#, isSuccess)
+        writer.raw(#","key":"#)
         key.withCanonicalBytes { writer.raw($0) }
-        if let observers { writer.int("observers", Int64(observers)) }
-        writer.literal("status", status.quoted)
-        writer.int("version", Int64(truncatingIfNeeded: version))
+        if let observers { writer.int(#","observers":"#, Int64(observers)) }
+        writer.literal(#","status":"#, status.quoted)
+        writer.int(#","version":"#, Int64(truncatingIfNeeded: version))
         writer.close()
     }
 
@@ -100,16 +107,15 @@ extension QueryResult {
     }
 }
 
-/// Writes `"name":value` members of one object at a pointer, adding the braces and commas; the
-/// caller sets aside the room (see `fixedRoom`).
+/// Writes the members of one object at a pointer, each after its head (the separator before it,
+/// the quoted name and the colon, as one literal); the caller sets aside the room (see `fixedRoom`).
 private struct StateWriter {
     var at: UnsafeMutablePointer<UInt8>
-    private var first = true
 
     /// Room for everything but the variable parts (data, error, failure reason, key, epoch): the
-    /// 32 members a state can have, each name at most 24 bytes with quotes, colon and comma (28),
-    /// each fixed value at most 20 bytes (a number; booleans, `null` and the statuses are shorter),
-    /// and the braces.
+    /// 32 members a state can have, each head at most 28 bytes (a name of at most 24 bytes with its
+    /// quotes, colon and comma), each fixed value at most 20 bytes (a number; booleans, `null` and
+    /// the statuses are shorter), and the braces.
     static let fixedRoom = 32 * (28 + 20) + 2
 
     init(at start: UnsafeMutablePointer<UInt8>) { at = start }
@@ -118,36 +124,27 @@ private struct StateWriter {
 
     mutating func close() { put(UInt8(ascii: "}")) }
 
-    mutating func name(_ name: StaticString) {
-        if !first { put(UInt8(ascii: ",")) }
-        first = false
-        put(UInt8(ascii: "\""))
-        raw(name)
-        put(UInt8(ascii: "\""))
-        put(UInt8(ascii: ":"))
-    }
-
-    mutating func bytes(_ key: StaticString, _ value: [UInt8]) {
-        name(key)
+    mutating func bytes(_ head: StaticString, _ value: [UInt8]) {
+        raw(head)
         value.withUnsafeBytes { raw($0) }
     }
 
-    mutating func bytesOrNull(_ key: StaticString, _ value: [UInt8]?) {
-        if let value { bytes(key, value) } else { literal(key, "null") }
+    mutating func bytesOrNull(_ head: StaticString, _ value: [UInt8]?) {
+        if let value { bytes(head, value) } else { literal(head, "null") }
     }
 
-    mutating func int(_ key: StaticString, _ value: Int64) {
-        name(key)
+    mutating func int(_ head: StaticString, _ value: Int64) {
+        raw(head)
         at = JSONWriter.writeInteger(value, at: at)
     }
 
-    mutating func bool(_ key: StaticString, _ value: Bool) {
-        literal(key, value ? "true" : "false")
+    mutating func bool(_ head: StaticString, _ value: Bool) {
+        literal(head, value ? "true" : "false")
     }
 
     /// A member whose value is `text` as it stands (JSON already).
-    mutating func literal(_ key: StaticString, _ text: StaticString) {
-        name(key)
+    mutating func literal(_ head: StaticString, _ text: StaticString) {
+        raw(head)
         raw(text)
     }
 
