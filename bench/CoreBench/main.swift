@@ -2,7 +2,8 @@
 // TanStack query-core's in-process figures (bench/ANCHORS.md), so the two can be put
 // side by side. Each workload runs ROUNDS times on a fresh cache; every figure is the median.
 // Prints a Markdown table on stdout and per-round figures on stderr. Run it from a release build:
-//   swift run -c release QuerydCoreBench [--rounds 5] [--quick]
+//   swift run -c release QuerydCoreBench [--rounds 5] [--quick] [--only set]
+// `--only set` runs nothing but the set workload (for profiling it, e.g. under callgrind).
 
 import Glibc
 import QuerydCore
@@ -223,6 +224,7 @@ func median(_ values: [Double]) -> Double {
 
 var rounds = 5
 var quick = false
+var onlySet = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -232,7 +234,10 @@ while let argument = arguments.popFirst() {
         }
         rounds = n
     case "--quick": quick = true
-    default: fail("usage: QuerydCoreBench [--rounds N] [--quick]")
+    case "--only":
+        guard arguments.popFirst() == "set" else { fail("--only takes set") }
+        onlySet = true
+    default: fail("usage: QuerydCoreBench [--rounds N] [--quick] [--only set]")
     }
 }
 let small = quick ? 10_000 : 100_000
@@ -260,6 +265,11 @@ var rows = [
 ]
 
 var errorStream = StandardError()
+if onlySet {
+    for _ in 1...rounds { rows[0].figures.append(setNewKeys(count: small)) }
+    print("set, \(small) new keys: \(format(median(rows[0].figures))) µs/op (median of \(rounds))")
+    exit(0)
+}
 // Memory first, once: later workloads free memory that malloc keeps and would reuse, hiding the growth.
 rows[6].figures.append(memoryPerQuery(count: small))
 for round in 1...rounds {

@@ -1,6 +1,9 @@
-// `query.set` of data given as its canonical encoding (the write fast path reads key and data
-// straight from the request line): the same write as `set(key:_:updatedAt:)` of `.data`, without
-// building the key's or the data's values, parsing the data or encoding it again.
+// A write of data as its canonical encoding: the bytes are stored as they are, and the reply is
+// made from them, so nothing is parsed and no side object holds the parsed value while the write
+// runs. `query.set` takes this way for every query that is not infinite: the wire fast path with
+// the bytes from the request line, `set(key:_:updatedAt:ifVersion:)` with the bytes it encodes.
+
+import QuerydJSON
 
 extension QueryCache {
     /// Writes data given as its canonical encoding `dataBytes` (compact JSON exactly as
@@ -17,9 +20,25 @@ extension QueryCache {
     ) -> QueryResult? {
         let key = QueryKey(canonicalBytes: keyBytes)
         guard dataBytes.count + key.canonicalByteCount <= maxDataBytes else { return nil }
-        let query = obtainQuery(key, options: resolve(QueryOptions(), for: key, defaultRetry: 3))
+        let query = obtainWrittenQuery(key)
         guard query.kind != .infinite else { return nil }
-        query.reduceManualWrite(encodedData: dataBytes, at: now)
+        storeWrite(encoded: dataBytes, parsed: nil, to: query, at: now)
+        collectWhenUnused(query, restart: false)
+        return writtenState(of: query, data: nil)
+    }
+
+    /// Stores the data encoded as `bytes` (`parsed`, when the caller has it, is that data) as a
+    /// manual write at `time` to `query`, which is not infinite, and publishes the change, as
+    /// `dispatchWrite` does a written value; returns the length of the data and key together,
+    /// changing nothing, when that is over `maxDataBytes`. A fetch in flight keeps running, and a
+    /// cancel reverts to this write.
+    @discardableResult
+    func storeWrite(encoded bytes: UnsafeRawBufferPointer, parsed: JSONValue?, to query: Query, at time: Int64)
+        -> Int?
+    {
+        let length = bytes.count + query.key.canonicalByteCount
+        guard length <= maxDataBytes else { return length }
+        query.reduceManualWrite(encodedData: bytes, parsed: parsed, at: time)
         reportDataChanged(query)
         report(.queryChanged(query))
         publish(query)
@@ -27,11 +46,31 @@ extension QueryCache {
             run.revertState = query.state
             run.revertState.fetchStatus = .idle
         }
-        collectWhenUnused(query, restart: false)
-        var result = stateView(
-            of: query, isStale: query.isStale(staleTime: .milliseconds(0), now: now), parsingData: false)
-        result.encodedData = query.encodedData
-        query.dropParsedDataIfUnused()
+        return nil
+    }
+
+    /// Calls `body` with the canonical encoding of `value`, written into the cache's scratch
+    /// buffer (so a write allocates no buffer of its own, and one that grows only while it is
+    /// longer than any written before).
+    func withEncoding<R>(of value: JSONValue, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var buffer: [UInt8] = []
+        swap(&buffer, &encodingScratch)
+        buffer.removeAll(keepingCapacity: true)
+        value.write(to: &buffer)
+        let result = buffer.withUnsafeBytes(body)
+        // A buffer made for an unusually long value is not kept.
+        if buffer.capacity <= Self.encodingScratchCapacity { swap(&buffer, &encodingScratch) }
         return result
+    }
+
+    /// The most bytes the scratch buffer of `withEncoding` keeps between writes.
+    static let encodingScratchCapacity = 64 * 1024
+
+    /// The query-level state after a write (as `state(of:)` gives it), with the data as `data`
+    /// (nil: left encoded; the reply is written from the encoding either way).
+    func writtenState(of query: Query, data: JSONValue?) -> QueryResult {
+        stateView(
+            of: query, state: query.stateWithoutData, data: data,
+            isStale: query.isStale(staleTime: .milliseconds(0), now: now), encodedData: query.encodedData)
     }
 }

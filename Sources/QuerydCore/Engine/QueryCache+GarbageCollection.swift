@@ -9,7 +9,8 @@ extension QueryCache {
     /// `restart` (a fetch settled, the last subscriber left) the countdown starts again; without
     /// (a cache hit, a write) an armed timer is left as it is, as TanStack does.
     func collectWhenUnused(_ query: Query, restart: Bool = true) {
-        guard query.subscriptions.isEmpty, query.run == nil, queries[query.key] === query else { return }
+        // A query not forgotten is the cache's query of its key (see `Query.isForgotten`).
+        guard query.subscriptions.isEmpty, query.run == nil, !query.isForgotten else { return }
         if !restart, query.bucketNumber != 0 { return }
         cancelCollection(query)
         guard let gcTime = query.gcTime else { return }

@@ -77,15 +77,23 @@ extension QueryCache {
             let current = queries[key]?.version ?? 0
             guard current == ifVersion else { throw .versionConflict(key, current: current) }
         }
-        let resolved = resolve(QueryOptions(), for: key, defaultRetry: 3)
-        let query = obtainQuery(key, options: resolved)
+        let query = obtainWrittenQuery(key)
         let planned = try plan(write, for: query)
-        if let bytes = apply(planned, to: query, at: updatedAt ?? now) {
-            collectWhenUnused(query, restart: false)
-            throw .dataTooLarge(bytes: bytes, max: maxDataBytes)
-        }
+        let time = updatedAt ?? now
+        let refused =
+            if query.kind == .infinite {
+                apply(planned, to: query, at: time)
+            } else {
+                withEncoding(of: planned.data) { storeWrite(encoded: $0, parsed: planned.data, to: query, at: time) }
+            }
         collectWhenUnused(query, restart: false)
-        let reply = state(of: key)!
+        if let refused {
+            query.dropParsedDataIfUnused()
+            throw .dataTooLarge(bytes: refused, max: maxDataBytes)
+        }
+        let reply =
+            query.kind == .infinite
+            ? result(of: query, staleTime: .milliseconds(0)) : writtenState(of: query, data: planned.data)
         query.dropParsedDataIfUnused()
         return reply
     }

@@ -16,10 +16,11 @@ public final class QueryCache {
     /// What the inputs decided, for the server to apply, in order.
     public let effects = EffectBuffer()
     /// Whether `dataChanged` and `queryRemoved` effects are reported (persistence writes behind
-    /// when on); off, they cost nothing.
-    public var reportsDataChanges = false
+    /// when on); off, they cost nothing. Read for every write; set only between inputs (as are
+    /// `reportsCacheEvents` and `maxDataBytes`), so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) public var reportsDataChanges = false
     /// Whether `cacheEvent` effects are reported (while someone watches the whole cache).
-    public var reportsCacheEvents = false
+    @exclusivity(unchecked) public var reportsCacheEvents = false
     /// Whether `mutationWrote` / `mutationInvalidated` effects are reported (a cluster publishes
     /// what mutations do to queries); off, they cost nothing.
     public var reportsMutationWrites = false
@@ -32,9 +33,17 @@ public final class QueryCache {
     /// ever spans a call that could reach it again (hashing a key does not), so accesses are not
     /// checked for exclusivity.
     @exclusivity(unchecked) var queries = QueryIndex<Query>()
-    var registry = FetcherRegistry()
+    var registry = FetcherRegistry() {
+        didSet { writeOptionsCache.invalidate() }
+    }
     /// `queries.setDefaults` entries.
-    var queryDefaults = PrefixDefaults<QueryOptions>()
+    var queryDefaults = PrefixDefaults<QueryOptions>() {
+        didSet { writeOptionsCache.invalidate() }
+    }
+    /// The options writes resolve, by the key prefix that decides them (QueryCache+WriteOptions.swift).
+    /// Read for every write; no access spans a call that could reach it again (resolving is done
+    /// before the result is stored), so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) var writeOptionsCache = WriteOptionsCache()
     var subscriptions: [SubscriptionID: Subscription] = [:]
     /// The ids of `subscriptions` by connection, so a closing connection finds its own without a
     /// walk over every subscription's memory.
@@ -45,8 +54,12 @@ public final class QueryCache {
     var queriesWaitingForFetcher: [QueryKey: Query] = [:]
     /// Which query each waiting caller waits on.
     var waiterQueries: [WaiterToken: Query] = [:]
-    /// Unused queries waiting for their gc deadline, one timer per distinct deadline.
-    var gcBuckets = DeadlineBuckets<Query>()
+    /// Unused queries waiting for their gc deadline, one timer per distinct deadline. Changed by
+    /// every write; no access spans a call that could reach it again (the buckets call nothing
+    /// outside themselves), so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) var gcBuckets = DeadlineBuckets<Query>()
+    /// Where writes encode their data (`withEncoding(of:_:)`); empty while one does.
+    var encodingScratch: [UInt8] = []
     /// The options box given to the last query created, reused while options stay equal.
     var recentOptions: SharedOptions?
     /// Set by `network.setOnline false`: no attempt starts.
@@ -82,7 +95,7 @@ public final class QueryCache {
     /// The most bytes a query's encoded data and key may take together (so that every reply and
     /// push of it fits the server's outbound limit): a longer `set` is refused, a longer fetched
     /// answer fails its fetch.
-    public var maxDataBytes = Int.max
+    @exclusivity(unchecked) public var maxDataBytes = Int.max
 
     /// The cache generation every state names (`epoch`).
     public let epoch: CacheEpoch
@@ -131,19 +144,42 @@ public final class QueryCache {
 
     /// The query for `key`, created (with `options`' initial data) when absent.
     func obtainQuery(_ key: QueryKey, options: ResolvedOptions) -> Query {
-        if let existing = queries[key] {
-            existing.adoptGcTime(options.gcTime)
-            if !existing.hasData, let initial = options.initialData {
-                // Initial data applies whenever the query has none yet, even mid-fetch.
-                dispatch(.initialData(initial, at: options.initialDataUpdatedAt ?? now), to: existing)
-            }
-            return existing
+        let (query, added) = queries.element(for: key) { makeQuery(key, options: share(options)) }
+        if added {
+            report(.queryAdded(query))
+        } else {
+            adopt(options, by: query)
         }
-        let query = Query(key: key.compacted, options: share(options), now: now)
+        return query
+    }
+
+    /// The query for `key` as a write finds or creates it, with `writeOptions(for:)`.
+    func obtainWrittenQuery(_ key: QueryKey) -> Query {
+        let options = writeOptions(for: key)
+        let (query, added) = queries.element(for: key) { makeQuery(key, options: options) }
+        if added {
+            report(.queryAdded(query))
+        } else {
+            adopt(options.value, by: query)
+        }
+        return query
+    }
+
+    /// What a cached query takes from the options of a new user: the longer gcTime, and initial
+    /// data when it has none.
+    private func adopt(_ options: ResolvedOptions, by query: Query) {
+        query.adoptGcTime(options.gcTime)
+        if !query.hasData, let initial = options.initialData {
+            // Initial data applies whenever the query has none yet, even mid-fetch.
+            dispatch(.initialData(initial, at: options.initialDataUpdatedAt ?? now), to: query)
+        }
+    }
+
+    /// A new query for `key` (not cached) with `options`, to add to the cache.
+    private func makeQuery(_ key: QueryKey, options: SharedOptions) -> Query {
+        let query = Query(key: key.compacted, options: options, now: now)
         query.continueVersion(after: retiredVersion)
-        queries.insert(query)
         sweepNewcomers?.insert(Unmanaged.passUnretained(query).toOpaque())
-        report(.queryAdded(query))
         return query
     }
 
@@ -200,18 +236,25 @@ public final class QueryCache {
         return result
     }
 
-    /// The query's state as a view, before placeholder, select, encoded data and paging flags
-    /// (`parsingData` false: with `data` nil, the encoded data not parsed).
-    func stateView(of query: Query, isStale: Bool, parsingData: Bool = true) -> QueryResult {
-        let state = parsingData ? query.state : query.stateWithoutData
-        return QueryResult(
-            key: query.key, status: state.status, fetchStatus: state.fetchStatus, data: state.data,
+    /// The query's state as a view, before placeholder, select, encoded data and paging flags.
+    func stateView(of query: Query, isStale: Bool) -> QueryResult {
+        let state = query.state
+        return stateView(of: query, state: state, data: state.data, isStale: isStale, encodedData: nil)
+    }
+
+    /// The view of `state`, the query's state (its `data` not read), showing `data` and carrying
+    /// `encodedData`.
+    func stateView(of query: Query, state: QueryState, data: JSONValue?, isStale: Bool, encodedData: [UInt8]?)
+        -> QueryResult
+    {
+        QueryResult(
+            key: query.key, status: state.status, fetchStatus: state.fetchStatus, data: data,
             dataUpdatedAt: state.dataUpdatedAt, dataUpdateCount: state.dataUpdateCount, error: state.error,
             errorUpdatedAt: state.errorUpdatedAt, errorUpdateCount: state.errorUpdateCount,
             failureCount: state.failureCount, failureReason: state.failureReason,
             isInvalidated: state.isInvalidated, isStale: isStale, isPlaceholderData: false, version: query.version,
-            observers: nil, infinite: nil, encodedData: nil, dataVersion: query.hasData ? query.dataVersion : nil,
-            encodedEpoch: epoch.encoded)
+            observers: nil, infinite: nil, encodedData: encodedData,
+            dataVersion: query.hasData ? query.dataVersion : nil, encodedEpoch: epoch.encoded)
     }
 
     /// A subscription's current view.

@@ -19,6 +19,12 @@ public import QuerydJSON
 public struct QueryIndex<Element: QueryIndexElement> {
     private var table = QueryTable<Element>()
     private var root = QueryIndexNode<Element>(path: [UInt8(ascii: "[")], step: .null)
+    /// The inner nodes (below the root, outermost first) on the path of the last insertion, so that
+    /// a key inserted after another under a common prefix resumes below it instead of descending
+    /// from the root. A node here is used only while it is not empty: a node leaves the trie only
+    /// when a removal prunes it, empty, and nothing is added to it after that; a copy of the whole
+    /// trie (`makeUnique`) forgets them.
+    private var lastPath: [QueryIndexNode<Element>] = []
 
     /// Creates an empty index.
     public init() {}
@@ -37,6 +43,7 @@ public struct QueryIndex<Element: QueryIndexElement> {
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&root) {
             root = root.deepCopy()
+            lastPath.removeAll()
         }
     }
 
@@ -45,12 +52,51 @@ public struct QueryIndex<Element: QueryIndexElement> {
     public mutating func insert(_ element: Element) {
         makeUnique()
         table.insert(element)
-        let elements = element.key.elements
-        var node = root
-        for step in elements.dropLast() {
-            node = node.descend(step)
+        insertInTrie(element)
+    }
+
+    /// The element stored under `key`, or, when there is none, the one `make` returns (its key
+    /// equal to `key`), added; `added` tells which. The key is hashed once for both.
+    public mutating func element(for key: QueryKey, orAdding make: () -> Element) -> (element: Element, added: Bool) {
+        let found = table.element(for: key, orAdding: make)
+        if found.added {
+            makeUnique()
+            insertInTrie(found.element)
         }
-        node.insertLeaf(element, last: elements[elements.count - 1])
+        return found
+    }
+
+    /// Adds `element`, stored in the table, to the trie.
+    private mutating func insertInTrie(_ element: Element) {
+        element.key.withCanonicalBytes { bytes in
+            // Resume below the deepest node of the last path that is still in the trie and whose
+            // prefix the key continues.
+            while let last = lastPath.last, !Self.continues(bytes, last.path) || last.isEmpty {
+                lastPath.removeLast()
+            }
+            var node = lastPath.last ?? root
+            var start = node.path.count
+            // The key's elements are found in its canonical bytes; only those that lead to inner
+            // nodes are parsed (the children are found by value), the last one only looked at.
+            while true {
+                let end = QueryKey.elementEnd(in: bytes, from: start)
+                let step = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                guard bytes[end] == UInt8(ascii: ",") else {
+                    node.insertLeaf(element, structured: QueryKey.isStructured(first: step[0]))
+                    return
+                }
+                node = node.descend(canonicalBytes: step)
+                lastPath.append(node)
+                start = end + 1
+            }
+        }
+    }
+
+    /// Whether canonical key bytes `bytes` continue `path`, a node's open prefix (`["m",`).
+    private static func continues(_ bytes: UnsafeRawBufferPointer, _ path: [UInt8]) -> Bool {
+        let count = path.count
+        return count < bytes.count
+            && path.withUnsafeBytes { QueryTable<Element>.equal($0, UnsafeRawBufferPointer(rebasing: bytes[..<count])) }
     }
 
     /// Removes `element` (this exact object), pruning trie nodes left empty. Returns false,

@@ -63,11 +63,18 @@ final class QueryIndexNode<Element: QueryIndexElement> {
         isStructured(element) ? structuredChildren.member(element) : scalarChildren.member(element)
     }
 
-    /// The child reached by `element`, created if needed.
-    func descend(_ element: JSONValue) -> QueryIndexNode {
+    /// The child reached by the key element whose canonical bytes are `bytes`, created if needed.
+    func descend(canonicalBytes bytes: UnsafeRawBufferPointer) -> QueryIndexNode {
+        let element: JSONValue
+        do {
+            // The bytes are one element of a stored key's own canonical encoding, so they parse.
+            element = try JSONParser.parse(bytes, maxDepth: .max)
+        } catch {
+            preconditionFailure("a query key element's canonical bytes do not parse: \(error)")
+        }
         if let existing = child(element) { return existing }
         var path = self.path
-        Self.appendCanonical(element, to: &path)
+        path.append(contentsOf: bytes)
         path.append(UInt8(ascii: ","))
         let node = QueryIndexNode(path: path, step: element)
         if isStructured(element) {
@@ -87,12 +94,13 @@ final class QueryIndexNode<Element: QueryIndexElement> {
         }
     }
 
-    /// Adds `element`, whose key ends with `last` below this node.
-    func insertLeaf(_ element: Element, last: JSONValue) {
-        if isStructured(last) {
-            structuredLeaves.insert(element)
+    /// Adds `element` (not stored yet), whose key ends below this node with an array or object
+    /// (`structured`) or a scalar.
+    func insertLeaf(_ element: Element, structured: Bool) {
+        if structured {
+            structuredLeaves.insertNew(element)
         } else {
-            scalarLeaves.insert(element)
+            scalarLeaves.insertNew(element)
         }
     }
 

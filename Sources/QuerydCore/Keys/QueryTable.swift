@@ -71,7 +71,7 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
     /// Whether two byte strings are equal, compared a word at a time (keys are short: a call to
     /// `memcmp` would cost more than the comparison).
     @inline(__always)
-    private static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+    static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
         let count = lhs.count
         guard count == rhs.count else { return false }
         var offset = 0
@@ -96,10 +96,7 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
     public func element(canonicalBytes bytes: UnsafeRawBufferPointer) -> Element? {
         // `buffer` is non-nil whenever the table holds an element.
         guard count > 0 else { return nil }
-        let hash = Self.hash(bytes)
-        if let found = Self.find(bytes, hash: hash, in: buffer.unsafelyUnwrapped) { return found }
-        guard let draining else { return nil }
-        return Self.find(bytes, hash: hash, in: draining)
+        return find(bytes, hash: Self.hash(bytes))
     }
 
     /// The element of `buffer` whose key has these canonical bytes (hashing to `hash`), if any.
@@ -133,6 +130,33 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
             assert(self.element(canonicalBytes: bytes) == nil, "QueryTable.insert: the key is already stored")
             return Self.hash(bytes)
         }
+        insert(element, hash: hash)
+    }
+
+    /// The element stored under `key`, or, when there is none, the one `make` returns (its key
+    /// equal to `key`), added; `added` tells which. The key is hashed once for both.
+    mutating func element(for key: QueryKey, orAdding make: () -> Element) -> (element: Element, added: Bool) {
+        let (found, hash) = key.withCanonicalBytes { bytes in
+            let hash = Self.hash(bytes)
+            return (count == 0 ? nil : find(bytes, hash: hash), hash)
+        }
+        if let found { return (found, false) }
+        let made = make()
+        assert(made.key == key, "QueryTable.element(for:orAdding:): the new element has another key")
+        insert(made, hash: hash)
+        return (made, true)
+    }
+
+    /// The element of either buffer whose key has these canonical bytes (hashing to `hash`), if any;
+    /// the table is not empty.
+    private func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> Element? {
+        if let found = Self.find(bytes, hash: hash, in: buffer.unsafelyUnwrapped) { return found }
+        guard let draining else { return nil }
+        return Self.find(bytes, hash: hash, in: draining)
+    }
+
+    /// Adds `element`, whose key hashes to `hash` and is not stored.
+    private mutating func insert(_ element: Element, hash: UInt64) {
         makeUnique()
         buffer?.migrationStep(by: Self.self)
         if !hasRoomForOneMore {

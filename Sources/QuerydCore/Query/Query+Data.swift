@@ -49,14 +49,19 @@ extension Query {
 
     /// Stores `bytes`, a canonical encoding, as the query's data: copied only when they differ
     /// from the stored encoding (equal bytes are equal data, so an equal write keeps the encoding
-    /// it shares). The parsed form is not made; a kept one of other data is dropped, to be parsed
-    /// from the new bytes by its next reader.
-    func storeData(encoded bytes: UnsafeRawBufferPointer) {
+    /// it shares). The parsed form is not made: a query that keeps it (see `keepsParsedData`)
+    /// keeps `parsed`, the caller's value of the same data, when given; otherwise a kept one of
+    /// other data is dropped, to be parsed from the new bytes by its next reader.
+    func storeData(encoded bytes: UnsafeRawBufferPointer, parsed: JSONValue? = nil) {
         if let old = encoded, old.withUnsafeBytes({ $0.elementsEqual(bytes) }) { return }
         encoded?.deallocate()
         encoded = EncodedBytes(copying: bytes)
         markDataChanged()
-        if keptParsedData != nil { obtainActivity().parsedData = JSONValue?.none }
+        if let parsed, keepsParsedData {
+            obtainActivity().parsedData = parsed.compacted()
+        } else if keptParsedData != nil {
+            obtainActivity().parsedData = JSONValue?.none
+        }
     }
 
     /// Whether the query keeps its parsed data between operations: it has subscriptions, a

@@ -112,14 +112,15 @@ public final class Query: DeadlineMember, QueryIndexElement {
     }
 
     /// Reduces a manual write of data given as its canonical encoding (`bytes`, as
-    /// `JSONValue.encoded` writes it) at `time`: the same `succeeded` action as a written value,
-    /// with the bytes stored as they are, so the data is not parsed or encoded here.
-    func reduceManualWrite(encodedData bytes: UnsafeRawBufferPointer, at time: Int64) {
+    /// `JSONValue.encoded` writes it; `parsed`, when given, is that data) at `time`: the same
+    /// `succeeded` action as a written value, with the bytes stored as they are, so the data is not
+    /// parsed or encoded here.
+    func reduceManualWrite(encodedData bytes: UnsafeRawBufferPointer, parsed: JSONValue?, at time: Int64) {
         // The `succeeded` action sets every field regardless of the data before.
         var state = stateWithoutData
         state.reduce(.succeeded(data: .null, at: time, fetched: false, pageLinks: nil))
         storeFields(of: state)
-        storeData(encoded: bytes)
+        storeData(encoded: bytes, parsed: parsed)
         settleActivity()
     }
 

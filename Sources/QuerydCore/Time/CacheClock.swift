@@ -8,8 +8,9 @@ public protocol CacheClock: AnyObject {
 
 /// A clock that moves only when told to: the clock of tests and of deterministic simulations.
 public final class ManualClock: CacheClock {
-    /// The current virtual time in milliseconds since the Unix epoch.
-    public private(set) var now: Int64
+    /// The current virtual time in milliseconds since the Unix epoch. Read for every input; its
+    /// one write is a single increment, so accesses are not checked for exclusivity.
+    @exclusivity(unchecked) public private(set) var now: Int64
 
     /// Creates a clock reading `start` (default: 2023-11-14T22:13:20Z).
     public init(start: Int64 = 1_700_000_000_000) {

@@ -29,7 +29,11 @@ struct DeadlineBuckets<Member: DeadlineMember> {
         /// or by `deinit`. The entries are `Unmanaged` so that the array itself is trivially
         /// destroyed: a bucket of millions taken in slices is all nil at its end, and an array of
         /// optional references would still visit every entry when freed (20 ms at 5,000,000).
-        var members: [Unmanaged<Member>?]
+        ///
+        /// Appended to for every query a write leaves unused; no access spans a call that could
+        /// reach it again (the buckets call nothing outside themselves), so accesses are not
+        /// checked for exclusivity.
+        @exclusivity(unchecked) var members: [Unmanaged<Member>?]
         /// How many of `members` still wait for this deadline.
         var live = 1
         /// The entries before this index were handed out by `takeDue` (the bucket is being taken
@@ -70,7 +74,7 @@ struct DeadlineBuckets<Member: DeadlineMember> {
     /// schedule a timer for it and hand it over with `setTimer(_:for:)`.
     mutating func add(_ member: Member, at deadline: Int64) -> Bool {
         cancel(member)
-        if let number = numbersByDeadline[deadline], let bucket = buckets[Int(number) - 1] {
+        if let number = number(of: deadline), let bucket = buckets[Int(number) - 1] {
             member.bucketNumber = number
             member.bucketSlot = UInt32(bucket.members.count)
             bucket.members.append(.passRetained(member))
@@ -92,6 +96,15 @@ struct DeadlineBuckets<Member: DeadlineMember> {
         member.bucketNumber = number
         member.bucketSlot = 0
         return true
+    }
+
+    /// The number of the bucket of `deadline`, if any: found without a lookup when it is the newest
+    /// (members added one after another mostly share their deadline).
+    private func number(of deadline: Int64) -> UInt32? {
+        if newestNumber != 0, let newest = buckets[Int(newestNumber) - 1], newest.deadline == deadline {
+            return newestNumber
+        }
+        return numbersByDeadline[deadline]
     }
 
     /// Gives back the spare capacity of the bucket made last, now that a newer deadline has its

@@ -217,6 +217,58 @@ extension QueryIndex where Element == KeyedElement {
         #expect(try copy.ids(#"["a"]"#) == [2])
     }
 
+    @Test func insertionsUnderTheLastPrefixFollowPruningAndCopies() throws {
+        // Inserting skips the descent when the key is one element below the node the last
+        // insertion used; that node must still be in this index's trie.
+        var index = QueryIndex<KeyedElement>()
+        let one = try element(#"["a","b",1]"#, 1)
+        index.insert(one)
+        index.remove(one)
+        #expect(index.shape == (0, 0))
+        index.insert(try element(#"["a","b",2]"#, 2))
+        #expect(try index.ids(#"["a","b"]"#) == [2])
+        var copy = index
+        index.insert(try element(#"["a","b",3]"#, 3))
+        copy.insert(try element(#"["a","b",4]"#, 4))
+        #expect(try index.ids(#"["a"]"#) == [2, 3])
+        #expect(try copy.ids(#"["a"]"#) == [2, 4])
+        #expect(index.shape == (2, 2) && copy.shape == (2, 2))
+        // A sibling prefix, then the last path's deepest node pruned: the next key resumes at ["a"].
+        let five = try element(#"["a","c",5]"#, 5)
+        index.insert(five)
+        index.remove(five)
+        index.insert(try element(#"["a","c",6]"#, 6))
+        #expect(try index.ids(#"["a","c"]"#) == [6])
+        #expect(index.shape == (3, 3))
+    }
+
+    @Test func interleavedInsertionsAndRemovalsAgreeWithBruteForce() {
+        var generator = KeyGenerator(rng: SeededGenerator(seed: 20_261_125))
+        var index = QueryIndex<KeyedElement>()
+        var stored: [KeyedElement] = []
+        var seenKeys = Set<QueryKey>()
+        for step in 0..<3000 {
+            if stored.isEmpty || Int.random(in: 0..<5, using: &generator.rng) < 3 {
+                let key = generator.key()
+                guard seenKeys.insert(key).inserted else { continue }
+                let element = KeyedElement(key, id: step)
+                stored.append(element)
+                index.insert(element)
+            } else {
+                let removed = stored.remove(at: Int.random(in: 0..<stored.count, using: &generator.rng))
+                seenKeys.remove(removed.key)
+                let found = index.remove(removed)
+                #expect(found)
+            }
+            guard step % 100 == 99 else { continue }
+            #expect(index.shape.leaves == stored.count)
+            for _ in 0..<20 {
+                let prefix = generator.filter(near: stored.map(\.key))
+                #expect(index.ids(prefix) == bruteForce(stored, prefix), "filter \(JSONValue.array(prefix))")
+            }
+        }
+    }
+
     @Test func forEachMatchVisitsEachMatchOnce() {
         var index = QueryIndex<KeyedElement>()
         for i in 0..<100 { index.insert(KeyedElement(i, prefix: "todos")) }
