@@ -3,7 +3,7 @@
 // side by side. Each workload runs ROUNDS times on a fresh cache; every figure is the median.
 // Prints a Markdown table on stdout and per-round figures on stderr. Run it from a release build:
 //   swift run -c release QuerydCoreBench [--rounds 5] [--quick] [--only set]
-// `--only set` runs nothing but the set workload (for profiling it, e.g. under callgrind).
+// `--only set` runs nothing but the two set workloads (for profiling it, e.g. under callgrind).
 
 import Glibc
 import QuerydCore
@@ -112,6 +112,26 @@ func setNewKeys(count: Int) -> Double {
         } catch {
             fail("set failed: \(error)")
         }
+    }
+    let elapsed = now() - start
+    guard harness.cache.statistics.queries == count else { fail("expected \(count) queries") }
+    return elapsed / Double(count) * 1e6
+}
+
+/// µs per `set` of a new key whose key and data are given as their canonical bytes (what the
+/// wire's write fast path hands the engine: `set(canonicalKey:encodedData:)`), over `count` keys.
+/// The difference from `setNewKeys` is encoding the value and building the key from values.
+func setNewKeysEncoded(count: Int) -> Double {
+    let harness = Harness()
+    let keys = (0..<count).map { key($0).withCanonicalBytes { Array($0) } }
+    let values = (0..<count).map { value($0).encoded }
+    let start = now()
+    for i in 0..<count {
+        let written = keys[i].withUnsafeBytes { key in
+            values[i].withUnsafeBytes { data in harness.cache.set(canonicalKey: key, encodedData: data) != nil }
+        }
+        guard written else { fail("an encoded set took the general path") }
+        harness.takeEffects()
     }
     let elapsed = now() - start
     guard harness.cache.statistics.queries == count else { fail("expected \(count) queries") }
@@ -248,11 +268,14 @@ struct Row {
     let workload: String
     let unit: String
     var figures: [Double] = []
-    let tanstack: (low: Double, high: Double)
+    let tanstack: (low: Double, high: Double)?
 }
 
 var rows = [
     Row(workload: "set, \(small) new keys", unit: "µs/op", tanstack: (4.3, 6.1)),
+    Row(
+        workload: "set, \(small) new keys, key and data given as canonical bytes (the wire's write; no TanStack twin)",
+        unit: "µs/op", tanstack: nil),
     Row(workload: "get, \(small) keys (key built each time)", unit: "µs/op", tanstack: (1.5, 2.3)),
     Row(workload: "invalidate a prefix matching 1 % of \(small) cached", unit: "ms/call", tanstack: (18, 21)),
     Row(workload: "invalidate a prefix matching 1 % of \(large) cached", unit: "ms/call", tanstack: (107, 150)),
@@ -266,23 +289,28 @@ var rows = [
 
 var errorStream = StandardError()
 if onlySet {
-    for _ in 1...rounds { rows[0].figures.append(setNewKeys(count: small)) }
+    for _ in 1...rounds {
+        rows[0].figures.append(setNewKeys(count: small))
+        rows[1].figures.append(setNewKeysEncoded(count: small))
+    }
     print("set, \(small) new keys: \(format(median(rows[0].figures))) µs/op (median of \(rounds))")
+    print("set, \(small) new keys, given encoded: \(format(median(rows[1].figures))) µs/op")
     exit(0)
 }
 // Memory first, once: later workloads free memory that malloc keeps and would reuse, hiding the growth.
-rows[6].figures.append(memoryPerQuery(count: small))
+rows[7].figures.append(memoryPerQuery(count: small))
 for round in 1...rounds {
     rows[0].figures.append(setNewKeys(count: small))
+    rows[1].figures.append(setNewKeysEncoded(count: small))
     let smallCache = Harness()
     fill(smallCache, count: small)
-    rows[1].figures.append(getKeys(smallCache, count: small))
-    rows[2].figures.append(invalidateOnePercent(smallCache, cached: small, calls: 5, firstGroup: 0))
+    rows[2].figures.append(getKeys(smallCache, count: small))
+    rows[3].figures.append(invalidateOnePercent(smallCache, cached: small, calls: 5, firstGroup: 0))
     let largeCache = Harness()
     fill(largeCache, count: large)
-    rows[3].figures.append(invalidateOnePercent(largeCache, cached: large, calls: 5, firstGroup: 0))
-    rows[4].figures.append(setToSubscribers(10_000))
-    rows[5].figures.append(herd(callers: 10_000))
+    rows[4].figures.append(invalidateOnePercent(largeCache, cached: large, calls: 5, firstGroup: 0))
+    rows[5].figures.append(setToSubscribers(10_000))
+    rows[6].figures.append(herd(callers: 10_000))
     let line = rows.dropLast().map { "\($0.figures.last ?? 0)" }.joined(separator: " ")
     print("round \(round): \(line)", to: &errorStream)
 }
@@ -309,8 +337,12 @@ print(
 print("|---|---|---:|---:|---:|")
 for row in rows {
     let ours = median(row.figures)
-    let mid = (row.tanstack.low + row.tanstack.high) / 2
+    guard let tanstack = row.tanstack else {
+        print("| \(row.workload) | \(row.unit) | \(format(ours)) | — | — |")
+        continue
+    }
+    let mid = (tanstack.low + tanstack.high) / 2
     print(
-        "| \(row.workload) | \(row.unit) | \(format(ours)) | \(format(row.tanstack.low))–\(format(row.tanstack.high))"
+        "| \(row.workload) | \(row.unit) | \(format(ours)) | \(format(tanstack.low))–\(format(tanstack.high))"
             + " | \(format(ours / mid)) |")
 }
