@@ -21,15 +21,24 @@ extension QueryCache {
         return id
     }
 
-    /// Starts the attempts of fetches that were waiting for a fetcher `id` serves.
+    /// Starts the attempts of fetches that were waiting for a fetcher `id` serves, in key order: at
+    /// once when at most `sweepSliceSize` fetches wait, otherwise as a sweep (`StartWaitingSweep`).
     public func startFetches(waitingFor id: FetcherID) {
-        guard let fetcher = registry.member(id) else { return }
-        let waiting = queriesWaitingForFetcher.values.filter { fetcher.serves($0.key) }
-            .sorted { $0.key < $1.key }
-        for query in waiting {
-            guard let run = query.run, case .waitingForFetcher = run.phase else { continue }
-            startAttempt(query, run)
+        guard let fetcher = registry.member(id), !queriesWaitingForFetcher.isEmpty else { return }
+        guard queriesWaitingForFetcher.count <= sweepSliceSize else {
+            sweeps.append(StartWaitingSweep(fetcher: id))
+            return
         }
+        var waiting: [Query] = []
+        queriesWaitingForFetcher.forEach { if fetcher.serves($0.key) { waiting.append($0) } }
+        for query in waiting.sorted(by: { $0.key < $1.key }) { startIfWaiting(query) }
+    }
+
+    /// Starts the next attempt of `query` if its fetch still waits for a fetcher.
+    func startIfWaiting(_ query: Query) {
+        guard queriesWaitingForFetcher.contains(query), let run = query.run, case .waitingForFetcher = run.phase
+        else { return }
+        startAttempt(query, run)
     }
 
     /// Removes a fetcher registration of `connection`. Attempts already sent to it may still be answered.

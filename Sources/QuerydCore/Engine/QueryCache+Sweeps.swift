@@ -80,7 +80,7 @@ extension QueryCache {
 
 /// Sort moves per unit of a slice's budget: a move is a comparison and a copy, a small part of an
 /// entry's work in a filter pass.
-private let sortMovesPerEntry = 16
+let sortMovesPerEntry = 16
 
 /// Units of a search's work per unit of a slice's budget: a unit is an index slot read or a trie
 /// node entered, a small part of an entry's work in a filter pass.
