@@ -53,10 +53,14 @@ extension QueryCache {
     /// Forgets everything that belonged to a closed connection.
     public func connectionClosed(_ connection: ConnectionID) {
         for fetcher in registry.removeAll(of: connection) { report(.unregistered(fetcher.registration)) }
-        let lost = attempts.filter { _, query in query.run?.attemptFetcher?.connection == connection }
-            .map(\.key).sorted { $0.rawValue < $1.rawValue }
-        for attempt in lost {
-            attemptFailed(attempt, error: AttemptError.fetcherDisconnected)
+        // Many attempts in flight fail in slices (`LostAttemptsSweep`).
+        let lost = attemptsByConnection.removeValue(forKey: connection) ?? []
+        if lost.count > sweepSliceSize {
+            sweeps.append(LostAttemptsSweep(Array(lost)))
+        } else {
+            for attempt in lost.sorted(by: { $0.rawValue < $1.rawValue }) {
+                attemptFailed(attempt, error: AttemptError.fetcherDisconnected)
+            }
         }
         unfocusedConnections.remove(connection)
         // Many subscriptions end in slices (QueryCache+Sweeps.swift).
@@ -68,5 +72,13 @@ extension QueryCache {
         for id in owned.sorted(by: { $0.rawValue < $1.rawValue }) {
             try? unsubscribe(id, connection: connection)
         }
+    }
+
+    /// Drops an ended attempt from `attemptsByConnection` (and the connection's entry once empty).
+    func forgetAttempt(_ attempt: AttemptID, of connection: ConnectionID) {
+        guard attemptsByConnection[connection]?.remove(attempt) != nil,
+            attemptsByConnection[connection]?.isEmpty == true
+        else { return }
+        attemptsByConnection[connection] = nil
     }
 }

@@ -78,6 +78,7 @@ extension QueryCache {
         run.attemptFetcher = (fetcher.id, fetcher.connection)
         run.lastAttemptCancellable = fetcher.cancellable
         attempts[attempt] = query
+        attemptsByConnection[fetcher.connection, default: []].insert(attempt)
         fetcher.inFlight += 1
         if query.fetchStatus != .fetching { dispatch(.fetchStatus(.fetching), to: query) }
         if let timeout = run.options.timeout ?? defaultAttemptTimeout {
@@ -120,6 +121,7 @@ extension QueryCache {
             return
         }
         attempts[attempt] = nil
+        forgetAttempt(attempt, of: connection)
         registry.member(fetcherID)?.inFlight -= 1
         if notifyFetcher { effects.append(.cancelFetch(attempt, connection: connection)) }
     }

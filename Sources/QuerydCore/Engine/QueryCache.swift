@@ -41,6 +41,8 @@ public final class QueryCache {
     var subscriptionIDsByConnection: [ConnectionID: Set<SubscriptionID>] = [:]
     /// Attempts in flight, by id, with the query they fetch.
     var attempts: [AttemptID: Query] = [:]
+    /// The ids of `attempts` by their fetcher's connection, so a closing connection finds its own.
+    var attemptsByConnection: [ConnectionID: Set<AttemptID>] = [:]
     /// Queries whose fetch waits for a fetcher to register (walked in slices: `StartWaitingSweep`).
     var queriesWaitingForFetcher = ObjectSet<Query>()
     /// Which query each waiting caller waits on.

@@ -1,6 +1,8 @@
 // A fetcher registering while more fetches wait for one than a slice takes (issue 20): the waiting
 // fetches start over several `continueSweeps()`, at most a slice per call, each exactly once and
 // in key order, as they would at once; one that settles or leaves the cache meanwhile is skipped.
+// Likewise a fetcher's connection closing with more attempts in flight than a slice: they fail in
+// slices, in the order they began.
 
 import QuerydCore
 import QuerydJSON
@@ -85,5 +87,36 @@ import Testing
         _ = drain(h)
         #expect(h.sends.count == 13)
         #expect(Set(h.sends.map(\.key)).count == 13)
+    }
+
+    private func failures(_ h: EngineHarness) -> Int {
+        Self.numbers.filter { h.cache.query(Self.mKey($0))?.state.failureCount == 1 }.count
+    }
+
+    @Test func aFetcherConnectionClosingWithManyAttemptsFailsThemInSlicesInTheOrderTheyBegan() {
+        let h = EngineHarness()
+        h.cache.sweepSliceSize = 4
+        h.register("m")
+        h.register("m", connection: ConnectionID(101))
+        // Both fetchers are equally busy in turn: the first takes every other attempt.
+        for n in Self.numbers { h.fetch(Self.mKey(n), ["retry": 1, "retryDelay": 10]) }
+        let lost = h.sends.filter { $0.connection == EngineHarness.fetcherConnection }.map(\.key)
+        #expect(lost.count == 7)
+        h.cache.connectionClosed(EngineHarness.fetcherConnection)
+        #expect(failures(h) == 0, "failed at once")
+        var counts: [Int] = []
+        while h.cache.hasPendingSweeps, counts.count < 100 {
+            _ = h.cache.continueSweeps()
+            counts.append(failures(h))
+        }
+        #expect(counts.count >= 2)
+        #expect(zip([0] + counts, counts).allSatisfy { $1 - $0 <= 4 })
+        #expect(counts.last == 7)
+        // Each lost attempt is retried once, at the fetcher left, in the order the attempts began.
+        let before = h.sends.count
+        h.advance(10)
+        let retried = h.sends.dropFirst(before)
+        #expect(retried.map(\.key) == lost)
+        #expect(retried.allSatisfy { $0.connection == ConnectionID(101) && $0.attemptNumber == 2 })
     }
 }
