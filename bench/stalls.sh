@@ -7,6 +7,8 @@
 #   gc          (queryd --manual-clock) N unused queries reach gcTime in one `clock.advance`
 #   invalidate  `queries.invalidate` of the prefix ["m"] matching all N queries
 #   disconnect  a connection holding SUBSCRIPTIONS subscriptions (`bench/subscriber.py`) closes
+#   waiting     a fetcher registers while WAITING fetches wait for one (`bench/waiter.py`), then its
+#               connection closes with those WAITING attempts in flight (two lines)
 #   persist     (queryd --persist) a fill of PERSIST_KEYS queries and the flush of their rows to SQLite
 # and reports the worst and the 99.9th-percentile ping wait, the longest the server's threads ran on a CPU
 # within one ping's wait (on a machine shared with other work, a long wait with little CPU is the
@@ -17,8 +19,9 @@
 #   KEYS=5000000          queries to fill (use e.g. 1000000 for a quick run)
 #   VALUE_BYTES=100       bytes per value
 #   WINDOW=1024           requests the fill keeps in flight (bench/fill's --window)
-#   ROWS="fill deep gc invalidate disconnect persist"   which rows to run
+#   ROWS="fill deep gc invalidate disconnect waiting persist"   which rows to run
 #   SUBSCRIPTIONS=100000  subscriptions of the disconnect row
+#   WAITING=200000        paused fetches of the waiting row
 #   PERSIST_KEYS=100000   queries of the persist row
 #   REDIS=1               run the Redis fill row (0: skip it)
 #   QUERYD_BIN, QUERYD_ARGS, PIN, NICE, BUILD_TIMEOUT   as in cache-hit.sh
@@ -31,8 +34,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 KEYS=${KEYS:-5000000}
 VALUE_BYTES=${VALUE_BYTES:-100}
 WINDOW=${WINDOW:-1024}
-ROWS=${ROWS:-fill deep gc invalidate disconnect persist}
+ROWS=${ROWS:-fill deep gc invalidate disconnect waiting persist}
 SUBSCRIPTIONS=${SUBSCRIPTIONS:-100000}
+WAITING=${WAITING:-200000}
 PERSIST_KEYS=${PERSIST_KEYS:-100000}
 REDIS=${REDIS:-1}
 
@@ -82,6 +86,12 @@ fill() { # fill SOCKET PROTOCOL [DEEP]
 close_subscriber() { # close_subscriber PID: makes bench/subscriber.py close its connection, then waits 1 s
     kill -USR1 "$1"
     while kill -0 "$1" 2>/dev/null; do sleep 0.05; done
+    sleep 1
+}
+
+signal_waiter() { # signal_waiter PID LINE: sends bench/waiter.py SIGUSR1, then waits for LINE or its exit
+    kill -USR1 "$1"
+    while kill -0 "$1" 2>/dev/null && ! grep -qs "$2" "$TMP/waiter.out"; do sleep 0.05; done
     sleep 1
 }
 
@@ -172,6 +182,27 @@ for r in $ROWS; do
             "$left subscriptions left; $(stalls_of "$PING")" >>"$TMP/table.md"
         stop_queryd
         ;;
+    waiting)
+        wait_idle
+        start_queryd
+        "${CLIENT_PIN[@]}" python3 "$HERE/waiter.py" "$QUERYD_SOCK" "$WAITING" >"$TMP/waiter.out" &
+        waiter=$!
+        PIDS+=("$waiter")
+        for _ in $(seq 1200); do
+            grep -qs ready "$TMP/waiter.out" && break
+            kill -0 "$waiter" 2>/dev/null || fail "waiter failed"
+            sleep 0.1
+        done
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" signal_waiter "$waiter" started
+        grep -qs started "$TMP/waiter.out" || fail "waiter failed: $(cat "$TMP/waiter.out")"
+        row "a fetcher registers while $(fmt_int "$WAITING") fetches wait for one" queryd "—" \
+            "$(stalls_of "$PING")" >>"$TMP/table.md"
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" signal_waiter "$waiter" closed
+        left=$(field inFlightFetches "$(call '{"jsonrpc":"2.0","id":1,"method":"server.stats"}')")
+        row "its connection closes with $(fmt_int "$WAITING") attempts in flight" queryd "—" \
+            "$left attempts left; $(stalls_of "$PING")" >>"$TMP/table.md"
+        stop_queryd
+        ;;
     persist)
         wait_idle
         start_queryd --persist "$TMP/stalls.db"
@@ -180,7 +211,7 @@ for r in $ROWS; do
             "$(fmt_int "$(field rate "$OUT")")" "$(stalls_of "$PING")" >>"$TMP/table.md"
         stop_queryd
         ;;
-    *) fail "unknown row $r (fill, deep, gc, invalidate, disconnect, persist)" ;;
+    *) fail "unknown row $r (fill, deep, gc, invalidate, disconnect, waiting, persist)" ;;
     esac
 done
 cat "$TMP/table.md"

@@ -16,14 +16,7 @@ final class LostAttemptsSweep: Sweep {
     }
 
     func advance(in cache: QueryCache, budget: Int) -> Int {
-        if sorter != nil {
-            let moved = sorter!.step(budget: budget * sortMovesPerEntry)
-            if sorter!.isDone {
-                lost = sorter!.items
-                sorter = nil
-            }
-            return max(1, moved / sortMovesPerEntry)
-        }
+        if sorter != nil { return stepSort(&sorter, budget: budget) { lost = $0 } }
         let end = min(index + budget, lost.count)
         for attempt in lost[index..<end] {
             cache.attemptFailed(attempt, error: AttemptError.fetcherDisconnected)

@@ -44,13 +44,10 @@ final class StartWaitingSweep: Sweep {
             return max(1, examined / waitingSlotsPerEntry)
         }
         if sorter != nil {
-            let moved = sorter!.step(budget: budget * sortMovesPerEntry)
-            if sorter!.isDone {
-                order = sorter!.items
-                sorter = nil
+            return stepSort(&sorter, budget: budget) {
+                order = $0
                 if order.isEmpty { finish() }
             }
-            return max(1, moved / sortMovesPerEntry)
         }
         var used = 0
         while used < budget, let next = order.popLast() {
