@@ -83,6 +83,18 @@ fill() { # fill SOCKET PROTOCOL [DEEP]
         --value-bytes "$VALUE_BYTES" --window "$WINDOW" --deep "${3:-0}"
 }
 
+start_helper() { # start_helper NAME COUNT: runs bench/NAME.py on the socket, waits for its "ready"; sets HELPER
+    "${CLIENT_PIN[@]}" python3 "$HERE/$1.py" "$QUERYD_SOCK" "$2" >"$TMP/$1.out" &
+    HELPER=$!
+    PIDS+=("$HELPER")
+    for _ in $(seq 1200); do
+        grep -qs ready "$TMP/$1.out" && return 0
+        kill -0 "$HELPER" 2>/dev/null || fail "$1 failed"
+        sleep 0.1
+    done
+    fail "$1 not ready"
+}
+
 close_subscriber() { # close_subscriber PID: makes bench/subscriber.py close its connection, then waits 1 s
     kill -USR1 "$1"
     while kill -0 "$1" 2>/dev/null; do sleep 0.05; done
@@ -168,15 +180,8 @@ for r in $ROWS; do
         wait_idle
         start_queryd --max-subscriptions-per-connection "$SUBSCRIPTIONS"
         OUT=$(KEYS=$SUBSCRIPTIONS fill "$QUERYD_SOCK" queryd) || fail "fill failed: $OUT"
-        "${CLIENT_PIN[@]}" python3 "$HERE/subscriber.py" "$QUERYD_SOCK" "$SUBSCRIPTIONS" >"$TMP/subscriber.out" &
-        subscriber=$!
-        PIDS+=("$subscriber")
-        for _ in $(seq 1200); do
-            grep -qs ready "$TMP/subscriber.out" && break
-            kill -0 "$subscriber" 2>/dev/null || fail "subscriber failed"
-            sleep 0.1
-        done
-        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" close_subscriber "$subscriber"
+        start_helper subscriber "$SUBSCRIPTIONS"
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" close_subscriber "$HELPER"
         left=$(field subscriptions "$(call '{"jsonrpc":"2.0","id":1,"method":"server.stats"}')")
         row "a connection with $(fmt_int "$SUBSCRIPTIONS") subscriptions closes" queryd "—" \
             "$left subscriptions left; $(stalls_of "$PING")" >>"$TMP/table.md"
@@ -185,19 +190,12 @@ for r in $ROWS; do
     waiting)
         wait_idle
         start_queryd
-        "${CLIENT_PIN[@]}" python3 "$HERE/waiter.py" "$QUERYD_SOCK" "$WAITING" >"$TMP/waiter.out" &
-        waiter=$!
-        PIDS+=("$waiter")
-        for _ in $(seq 1200); do
-            grep -qs ready "$TMP/waiter.out" && break
-            kill -0 "$waiter" 2>/dev/null || fail "waiter failed"
-            sleep 0.1
-        done
-        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" signal_waiter "$waiter" started
+        start_helper waiter "$WAITING"
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" signal_waiter "$HELPER" started
         grep -qs started "$TMP/waiter.out" || fail "waiter failed: $(cat "$TMP/waiter.out")"
         row "a fetcher registers while $(fmt_int "$WAITING") fetches wait for one" queryd "—" \
             "$(stalls_of "$PING")" >>"$TMP/table.md"
-        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" signal_waiter "$waiter" closed
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" signal_waiter "$HELPER" closed
         left=$(field inFlightFetches "$(call '{"jsonrpc":"2.0","id":1,"method":"server.stats"}')")
         row "its connection closes with $(fmt_int "$WAITING") attempts in flight" queryd "—" \
             "$left attempts left; $(stalls_of "$PING")" >>"$TMP/table.md"
