@@ -7,6 +7,8 @@
 #   gc          (queryd --manual-clock) N unused queries reach gcTime in one `clock.advance`
 #   invalidate  `queries.invalidate` of the prefix ["m"] matching all N queries
 #   disconnect  a connection holding SUBSCRIPTIONS subscriptions (`bench/subscriber.py`) closes
+#   waiting     a fetcher registers while WAITING fetches wait for one (`bench/waiter.py`), then its
+#               connection closes with those WAITING attempts in flight (two lines)
 #   persist     (queryd --persist) a fill of PERSIST_KEYS queries and the flush of their rows to SQLite
 # and reports the worst and the 99.9th-percentile ping wait, the longest the server's threads ran on a CPU
 # within one ping's wait (on a machine shared with other work, a long wait with little CPU is the
@@ -17,8 +19,9 @@
 #   KEYS=5000000          queries to fill (use e.g. 1000000 for a quick run)
 #   VALUE_BYTES=100       bytes per value
 #   WINDOW=1024           requests the fill keeps in flight (bench/fill's --window)
-#   ROWS="fill deep gc invalidate disconnect persist"   which rows to run
+#   ROWS="fill deep gc invalidate disconnect waiting persist"   which rows to run
 #   SUBSCRIPTIONS=100000  subscriptions of the disconnect row
+#   WAITING=200000        paused fetches of the waiting row
 #   PERSIST_KEYS=100000   queries of the persist row
 #   REDIS=1               run the Redis fill row (0: skip it)
 #   QUERYD_BIN, QUERYD_ARGS, PIN, NICE, BUILD_TIMEOUT   as in cache-hit.sh
@@ -31,8 +34,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 KEYS=${KEYS:-5000000}
 VALUE_BYTES=${VALUE_BYTES:-100}
 WINDOW=${WINDOW:-1024}
-ROWS=${ROWS:-fill deep gc invalidate disconnect persist}
+ROWS=${ROWS:-fill deep gc invalidate disconnect waiting persist}
 SUBSCRIPTIONS=${SUBSCRIPTIONS:-100000}
+WAITING=${WAITING:-200000}
 PERSIST_KEYS=${PERSIST_KEYS:-100000}
 REDIS=${REDIS:-1}
 
@@ -79,9 +83,27 @@ fill() { # fill SOCKET PROTOCOL [DEEP]
         --value-bytes "$VALUE_BYTES" --window "$WINDOW" --deep "${3:-0}"
 }
 
+start_helper() { # start_helper NAME COUNT: runs bench/NAME.py on the socket, waits for its "ready"; sets HELPER
+    "${CLIENT_PIN[@]}" python3 "$HERE/$1.py" "$QUERYD_SOCK" "$2" >"$TMP/$1.out" &
+    HELPER=$!
+    PIDS+=("$HELPER")
+    for _ in $(seq 1200); do
+        grep -qs ready "$TMP/$1.out" && return 0
+        kill -0 "$HELPER" 2>/dev/null || fail "$1 failed"
+        sleep 0.1
+    done
+    fail "$1 not ready"
+}
+
 close_subscriber() { # close_subscriber PID: makes bench/subscriber.py close its connection, then waits 1 s
     kill -USR1 "$1"
     while kill -0 "$1" 2>/dev/null; do sleep 0.05; done
+    sleep 1
+}
+
+signal_waiter() { # signal_waiter PID LINE: sends bench/waiter.py SIGUSR1, then waits for LINE or its exit
+    kill -USR1 "$1"
+    while kill -0 "$1" 2>/dev/null && ! grep -qs "$2" "$TMP/waiter.out"; do sleep 0.05; done
     sleep 1
 }
 
@@ -158,18 +180,25 @@ for r in $ROWS; do
         wait_idle
         start_queryd --max-subscriptions-per-connection "$SUBSCRIPTIONS"
         OUT=$(KEYS=$SUBSCRIPTIONS fill "$QUERYD_SOCK" queryd) || fail "fill failed: $OUT"
-        "${CLIENT_PIN[@]}" python3 "$HERE/subscriber.py" "$QUERYD_SOCK" "$SUBSCRIPTIONS" >"$TMP/subscriber.out" &
-        subscriber=$!
-        PIDS+=("$subscriber")
-        for _ in $(seq 1200); do
-            grep -qs ready "$TMP/subscriber.out" && break
-            kill -0 "$subscriber" 2>/dev/null || fail "subscriber failed"
-            sleep 0.1
-        done
-        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" close_subscriber "$subscriber"
+        start_helper subscriber "$SUBSCRIPTIONS"
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" close_subscriber "$HELPER"
         left=$(field subscriptions "$(call '{"jsonrpc":"2.0","id":1,"method":"server.stats"}')")
         row "a connection with $(fmt_int "$SUBSCRIPTIONS") subscriptions closes" queryd "—" \
             "$left subscriptions left; $(stalls_of "$PING")" >>"$TMP/table.md"
+        stop_queryd
+        ;;
+    waiting)
+        wait_idle
+        start_queryd
+        start_helper waiter "$WAITING"
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" signal_waiter "$HELPER" started
+        grep -qs started "$TMP/waiter.out" || fail "waiter failed: $(cat "$TMP/waiter.out")"
+        row "a fetcher registers while $(fmt_int "$WAITING") fetches wait for one" queryd "—" \
+            "$(stalls_of "$PING")" >>"$TMP/table.md"
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" signal_waiter "$HELPER" closed
+        left=$(field inFlightFetches "$(call '{"jsonrpc":"2.0","id":1,"method":"server.stats"}')")
+        row "its connection closes with $(fmt_int "$WAITING") attempts in flight" queryd "—" \
+            "$left attempts left; $(stalls_of "$PING")" >>"$TMP/table.md"
         stop_queryd
         ;;
     persist)
@@ -180,7 +209,7 @@ for r in $ROWS; do
             "$(fmt_int "$(field rate "$OUT")")" "$(stalls_of "$PING")" >>"$TMP/table.md"
         stop_queryd
         ;;
-    *) fail "unknown row $r (fill, deep, gc, invalidate, disconnect, persist)" ;;
+    *) fail "unknown row $r (fill, deep, gc, invalidate, disconnect, waiting, persist)" ;;
     esac
 done
 cat "$TMP/table.md"

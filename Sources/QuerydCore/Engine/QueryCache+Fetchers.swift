@@ -21,15 +21,24 @@ extension QueryCache {
         return id
     }
 
-    /// Starts the attempts of fetches that were waiting for a fetcher `id` serves.
+    /// Starts the attempts of fetches that were waiting for a fetcher `id` serves, in key order: at
+    /// once when at most `sweepSliceSize` fetches wait, otherwise as a sweep (`StartWaitingSweep`).
     public func startFetches(waitingFor id: FetcherID) {
-        guard let fetcher = registry.member(id) else { return }
-        let waiting = queriesWaitingForFetcher.values.filter { fetcher.serves($0.key) }
-            .sorted { $0.key < $1.key }
-        for query in waiting {
-            guard let run = query.run, case .waitingForFetcher = run.phase else { continue }
-            startAttempt(query, run)
+        guard let fetcher = registry.member(id), !queriesWaitingForFetcher.isEmpty else { return }
+        guard queriesWaitingForFetcher.count <= sweepSliceSize else {
+            sweeps.append(StartWaitingSweep(fetcher: id))
+            return
         }
+        var waiting: [Query] = []
+        queriesWaitingForFetcher.forEach { if fetcher.serves($0.key) { waiting.append($0) } }
+        for query in waiting.sorted(by: { $0.key < $1.key }) { startIfWaiting(query) }
+    }
+
+    /// Starts the next attempt of `query` if its fetch still waits for a fetcher.
+    func startIfWaiting(_ query: Query) {
+        guard queriesWaitingForFetcher.contains(query), let run = query.run, case .waitingForFetcher = run.phase
+        else { return }
+        startAttempt(query, run)
     }
 
     /// Removes a fetcher registration of `connection`. Attempts already sent to it may still be answered.
@@ -44,10 +53,14 @@ extension QueryCache {
     /// Forgets everything that belonged to a closed connection.
     public func connectionClosed(_ connection: ConnectionID) {
         for fetcher in registry.removeAll(of: connection) { report(.unregistered(fetcher.registration)) }
-        let lost = attempts.filter { _, query in query.run?.attemptFetcher?.connection == connection }
-            .map(\.key).sorted { $0.rawValue < $1.rawValue }
-        for attempt in lost {
-            attemptFailed(attempt, error: AttemptError.fetcherDisconnected)
+        // Many attempts in flight fail in slices (`LostAttemptsSweep`).
+        let lost = attemptsByConnection.removeValue(forKey: connection) ?? []
+        if lost.count > sweepSliceSize {
+            sweeps.append(LostAttemptsSweep(Array(lost)))
+        } else {
+            for attempt in lost.sorted(by: { $0.rawValue < $1.rawValue }) {
+                attemptFailed(attempt, error: AttemptError.fetcherDisconnected)
+            }
         }
         unfocusedConnections.remove(connection)
         // Many subscriptions end in slices (QueryCache+Sweeps.swift).
@@ -59,5 +72,13 @@ extension QueryCache {
         for id in owned.sorted(by: { $0.rawValue < $1.rawValue }) {
             try? unsubscribe(id, connection: connection)
         }
+    }
+
+    /// Drops an ended attempt from `attemptsByConnection` (and the connection's entry once empty).
+    func forgetAttempt(_ attempt: AttemptID, of connection: ConnectionID) {
+        guard attemptsByConnection[connection]?.remove(attempt) != nil,
+            attemptsByConnection[connection]?.isEmpty == true
+        else { return }
+        attemptsByConnection[connection] = nil
     }
 }

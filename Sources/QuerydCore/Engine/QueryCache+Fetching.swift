@@ -67,17 +67,18 @@ extension QueryCache {
         }
         guard let fetcher = registry.choose(for: query.key) else {
             run.phase = .waitingForFetcher
-            queriesWaitingForFetcher[query.key] = query
+            queriesWaitingForFetcher.insert(query)
             if query.fetchStatus != .paused { dispatch(.fetchStatus(.paused), to: query) }
             return
         }
-        queriesWaitingForFetcher[query.key] = nil
+        queriesWaitingForFetcher.remove(query)
         let attempt = makeAttemptID()
         run.retryer.attemptStarted()
         run.phase = .attempting(attempt)
         run.attemptFetcher = (fetcher.id, fetcher.connection)
         run.lastAttemptCancellable = fetcher.cancellable
         attempts[attempt] = query
+        attemptsByConnection[fetcher.connection, default: []].insert(attempt)
         fetcher.inFlight += 1
         if query.fetchStatus != .fetching { dispatch(.fetchStatus(.fetching), to: query) }
         if let timeout = run.options.timeout ?? defaultAttemptTimeout {
@@ -120,6 +121,7 @@ extension QueryCache {
             return
         }
         attempts[attempt] = nil
+        forgetAttempt(attempt, of: connection)
         registry.member(fetcherID)?.inFlight -= 1
         if notifyFetcher { effects.append(.cancelFetch(attempt, connection: connection)) }
     }
@@ -205,7 +207,7 @@ extension QueryCache {
     /// Ends the run with a final error.
     private func fail(_ run: FetchRun, of query: Query, error: JSONValue) {
         query.run = nil
-        queriesWaitingForFetcher[query.key] = nil
+        queriesWaitingForFetcher.remove(query)
         queriesWaitingForNetwork[query.key] = nil
         dispatch(.failed(error: CacheFailure.fetchFailed(error).jsonValue, at: now), to: query)
         settle(run, of: query, failure: .fetchFailed(error))
@@ -320,7 +322,7 @@ extension QueryCache {
         guard let run = query.run else { return }
         abandonAttempt(of: run)
         query.run = nil
-        queriesWaitingForFetcher[query.key] = nil
+        queriesWaitingForFetcher.remove(query)
         queriesWaitingForNetwork[query.key] = nil
         if revert {
             dispatch(.replaced(run.revertState), to: query)
@@ -338,7 +340,7 @@ extension QueryCache {
         guard let run = query.run else { return nil }
         abandonAttempt(of: run)
         query.run = nil
-        queriesWaitingForFetcher[query.key] = nil
+        queriesWaitingForFetcher.remove(query)
         queriesWaitingForNetwork[query.key] = nil
         return run
     }

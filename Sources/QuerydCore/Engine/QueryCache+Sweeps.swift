@@ -82,6 +82,20 @@ extension QueryCache {
 /// entry's work in a filter pass.
 private let sortMovesPerEntry = 16
 
+/// Takes one step of a sweep's sort within `budget`; once the sort is done, clears `sorter` and
+/// hands its items to `sorted`. Returns the budget used.
+func stepSort<Element>(
+    _ sorter: inout IncrementalSort<Element>?, budget: Int, then sorted: ([Element]) -> Void
+) -> Int {
+    let moved = sorter!.step(budget: budget * sortMovesPerEntry)
+    if sorter!.isDone {
+        let items = sorter!.items
+        sorter = nil
+        sorted(items)
+    }
+    return max(1, moved / sortMovesPerEntry)
+}
+
 /// Units of a search's work per unit of a slice's budget: a unit is an index slot read or a trie
 /// node entered, a small part of an entry's work in a filter pass.
 private let searchUnitsPerEntry = 8
@@ -152,13 +166,10 @@ final class FilterSweep: Sweep {
             return max(1, used / searchUnitsPerEntry)
         }
         if sorter != nil {
-            let moved = sorter!.step(budget: budget * sortMovesPerEntry)
-            if sorter!.isDone {
-                matched = sorter!.items
-                sorter = nil
+            return stepSort(&sorter, budget: budget) {
+                matched = $0
                 if matched.isEmpty { finish(in: cache) }
             }
-            return max(1, moved / sortMovesPerEntry)
         }
         var used = 0
         while used < budget, !isDone {
@@ -249,13 +260,10 @@ final class UnsubscribeSweep: Sweep {
 
     func advance(in cache: QueryCache, budget: Int) -> Int {
         if sorter != nil {
-            let moved = sorter!.step(budget: budget * sortMovesPerEntry)
-            if sorter!.isDone {
-                owned = sorter!.items
-                sorter = nil
+            return stepSort(&sorter, budget: budget) {
+                owned = $0
                 isDone = owned.isEmpty
             }
-            return max(1, moved / sortMovesPerEntry)
         }
         let end = min(index + budget, owned.count)
         for id in owned[index..<end] {

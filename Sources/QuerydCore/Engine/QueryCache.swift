@@ -50,8 +50,10 @@ public final class QueryCache {
     var subscriptionIDsByConnection: [ConnectionID: Set<SubscriptionID>] = [:]
     /// Attempts in flight, by id, with the query they fetch.
     var attempts: [AttemptID: Query] = [:]
-    /// Queries whose fetch waits for a fetcher to register.
-    var queriesWaitingForFetcher: [QueryKey: Query] = [:]
+    /// The ids of `attempts` by their fetcher's connection, so a closing connection finds its own.
+    var attemptsByConnection: [ConnectionID: Set<AttemptID>] = [:]
+    /// Queries whose fetch waits for a fetcher to register (walked in slices: `StartWaitingSweep`).
+    var queriesWaitingForFetcher = ObjectSet<Query>()
     /// Which query each waiting caller waits on.
     var waiterQueries: [WaiterToken: Query] = [:]
     /// Unused queries waiting for their gc deadline, one timer per distinct deadline. Changed by
@@ -192,7 +194,7 @@ public final class QueryCache {
         sharedViews.forget(query)
         if reportsDataChanges { effects.append(.queryRemoved(query.key)) }
         report(.queryRemoved(query.key))
-        queriesWaitingForFetcher[query.key] = nil
+        queriesWaitingForFetcher.remove(query)
         queriesWaitingForNetwork[query.key] = nil
         cancelCollection(query)
     }
