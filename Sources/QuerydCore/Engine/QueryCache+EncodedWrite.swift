@@ -10,21 +10,22 @@ extension QueryCache {
     /// `JSONValue.encoded` writes it) to the query whose key has the canonical bytes `keyBytes` (as
     /// `query(canonicalKeyBytes:)` takes them), now, as `set(key:_:updatedAt:)` writes `.data`: the
     /// same reducer action, effects, events, versions and gc scheduling, and equal bytes keep the
-    /// stored encoding. Returns the query-level state `state(of:)` gives, with the data left
-    /// encoded (`data` nil; it is written from the encoding). Returns nil, having changed nothing
+    /// stored encoding. Returns the query-level state `state(of:)` gives, read from the query when
+    /// the reply is written (nothing is copied). Returns nil, having changed nothing
     /// the general write would not change the same way, when the write must take that way: the
     /// query is infinite (its data must have the pages' shape) or the data is longer than
     /// `maxDataBytes` allows (refused there).
     public func set(
         canonicalKey keyBytes: UnsafeRawBufferPointer, encodedData dataBytes: UnsafeRawBufferPointer
-    ) -> QueryResult? {
+    ) -> WrittenState? {
         let key = QueryKey(canonicalBytes: keyBytes)
         guard dataBytes.count + key.canonicalByteCount <= maxDataBytes else { return nil }
         let query = obtainWrittenQuery(key)
         guard query.kind != .infinite else { return nil }
         storeWrite(encoded: dataBytes, parsed: nil, to: query, at: now)
         collectWhenUnused(query, restart: false)
-        return writtenState(of: query, data: nil)
+        return WrittenState(
+            query: query, isStale: query.isStale(staleTime: .milliseconds(0), now: now), encodedEpoch: epoch.encoded)
     }
 
     /// Stores the data encoded as `bytes` (`parsed`, when the caller has it, is that data) as a
@@ -66,9 +67,9 @@ extension QueryCache {
     /// The most bytes the scratch buffer of `withEncoding` keeps between writes.
     static let encodingScratchCapacity = 64 * 1024
 
-    /// The query-level state after a write (as `state(of:)` gives it), with the data as `data`
-    /// (nil: left encoded; the reply is written from the encoding either way).
-    func writtenState(of query: Query, data: JSONValue?) -> QueryResult {
+    /// The query-level state after a write of `data` (as `state(of:)` gives it), as a view of its
+    /// own for callers that keep it (the reply is written from the query's encoding).
+    func writtenState(of query: Query, data: JSONValue) -> QueryResult {
         stateView(
             of: query, state: query.stateWithoutData, data: data,
             isStale: query.isStale(staleTime: .milliseconds(0), now: now), encodedData: query.encodedData)

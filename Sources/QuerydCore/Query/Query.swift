@@ -13,10 +13,13 @@ public final class Query: DeadlineMember, QueryIndexElement {
     public let key: QueryKey
     // The one-byte fields right after the key, in the padding before the next 8-byte field
     // (Swift keeps declaration order). The state's fields are readable without assembling it;
-    // they are written through `state` (or `markInvalidated`).
-    private(set) var status = QueryStatus.pending
-    private(set) var fetchStatus = FetchStatus.idle
-    private(set) var isInvalidated = false
+    // they are written through `state` (or `markInvalidated`). Every write of these and of the
+    // other state fields below is a single assignment (no access spans a call that could reach
+    // the field again), and they are read for every written reply, so accesses are not checked
+    // for exclusivity.
+    @exclusivity(unchecked) private(set) var status = QueryStatus.pending
+    @exclusivity(unchecked) private(set) var fetchStatus = FetchStatus.idle
+    @exclusivity(unchecked) private(set) var isInvalidated = false
     /// Whether the query is paged; fixed by its first fetch or subscription.
     var kind = Kind.undecided
     /// Set when the cache drops the query (`QueryCache.forget`); a dropped query never returns to
@@ -26,13 +29,13 @@ public final class Query: DeadlineMember, QueryIndexElement {
     @exclusivity(unchecked) public internal(set) var isForgotten = false
     /// The low 16 bits of the `version` at which the data last changed (see `dataVersion`): two
     /// bytes that fit in the padding after the one-byte fields, where a full version would not fit.
-    private var dataVersionLowBits: UInt16 = 1
+    @exclusivity(unchecked) private var dataVersionLowBits: UInt16 = 1
     /// The data's canonical encoding (nil: no data); owned by this query (see `EncodedBytes`).
     /// Only `storeData` (Query+Data.swift) replaces it, by single assignments; read for every
     /// `query.get` hit, so accesses are not checked for exclusivity.
     @exclusivity(unchecked) var encoded: EncodedBytes?
-    private(set) var dataUpdatedAt: Int64 = 0
-    private(set) var dataUpdateCount = 0
+    @exclusivity(unchecked) private(set) var dataUpdatedAt: Int64 = 0
+    @exclusivity(unchecked) private(set) var dataUpdateCount = 0
     /// Grows with every state change; sent to clients so they can order what they receive.
     /// Read for every subscription a publish visits; no access to it spans a call that could reach
     /// it again (every write is a single increment or assignment), so accesses are not checked for
@@ -43,8 +46,10 @@ public final class Query: DeadlineMember, QueryIndexElement {
     var bucketSlot: UInt32 = 0
     /// The last resolved options and the gcTime, shared by reference with equal queries.
     var sharedOptions: SharedOptions
-    /// What only a query in use holds; nil while all of it is empty.
-    private var activity: QueryActivity?
+    /// What only a query in use holds; nil while all of it is empty. The reference is only read
+    /// or assigned whole (its contents change through the object), so accesses are not checked for
+    /// exclusivity.
+    @exclusivity(unchecked) private var activity: QueryActivity?
 
     /// Whether the query is paged; fixed by its first fetch or subscription.
     enum Kind {
@@ -92,6 +97,9 @@ public final class Query: DeadlineMember, QueryIndexElement {
             data: nil, isInvalidated: isInvalidated, status: status, fetchStatus: fetchStatus,
             dataUpdatedAt: dataUpdatedAt, dataUpdateCount: dataUpdateCount, extras: activity?.extras)
     }
+
+    /// The state's rarely-set fields (nil: all at their defaults), read without assembling the state.
+    var extras: QueryStateExtras? { activity?.extras }
 
     /// Stores every part of `state` and bumps the version.
     private func store(_ state: QueryState) {

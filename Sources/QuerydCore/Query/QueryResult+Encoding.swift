@@ -1,5 +1,6 @@
-// Writes a QueryResult as the protocol's state object, in canonical member order (sorted by
-// name, as JSONValue's encoder would), splicing the query's pre-encoded data when it has it.
+// Writes a state object (a QueryResult, or a query's own state after a write) as the protocol's
+// state object, in canonical member order (sorted by name, as JSONValue's encoder would),
+// splicing the query's pre-encoded data when it has it.
 
 public import QuerydJSON
 
@@ -20,38 +21,52 @@ extension QueryResult {
         write(to: &buffer, shape: .standard)
     }
 
-    /// Appends the state object's JSON, with the members of `shape`, to `buffer`. The members whose
-    /// size varies (data, error, failure reason) are encoded first when they are not already; then
-    /// the whole object is written in one pass into room set aside for it (an append per member
-    /// cost more than the rest of a `query.set`'s reply).
+    /// Appends the state object's JSON, with the members of `shape`, to `buffer`.
     public func write(to buffer: inout [UInt8], shape: StateShape) {
         let dataValue: [UInt8]? = shape.hasData ? (encodedData ?? data?.encoded) : nil
-        let errorValue = error?.encoded
-        let failureValue = failureReason?.encoded
-        let room =
-            StateWriter.fixedRoom + (dataValue?.count ?? 0) + (errorValue?.count ?? 0) + (failureValue?.count ?? 0)
-            + key.canonicalByteCount + encodedEpoch.count
-        buffer.append(addingCapacity: room) { span in
-            span.withUnsafeMutableBufferPointer { free, initialized in
-                // Safety: `room` bytes are free from `initialized` on: the variable parts are
-                // counted exactly, and `fixedRoom` covers every name, separator and fixed-size value.
-                let start = free.baseAddress! + initialized
-                var writer = StateWriter(at: start)
-                writeMembers(to: &writer, shape: shape, data: dataValue, error: errorValue, failure: failureValue)
-                assert(writer.at - start <= room, "the state fits the room set aside for it")
-                initialized += writer.at - start
-            }
+        encodedEpoch.withUnsafeBytes { epoch in
+            guard let dataValue else { return writeStateObject(to: &buffer, shape: shape, data: nil, epoch: epoch) }
+            dataValue.withUnsafeBytes { writeStateObject(to: &buffer, shape: shape, data: $0, epoch: epoch) }
         }
     }
 
     /// At most how many bytes more than the state object's length `write(to:)` needs free in its
     /// buffer (the room set aside for the members whose length it does not count beforehand).
     public static let writeRoomSlack = StateWriter.fixedRoom
+}
+
+extension StateObjectSource {
+    /// Appends the state object's JSON, with the members of `shape`, to `buffer`: `data` (nil: no
+    /// `data` member) and `epoch` are the encodings of the data and the epoch. The error and
+    /// failure reason are encoded first; then the whole object is written in one pass into room
+    /// set aside for it (an append per member cost more than the rest of a `query.set`'s reply).
+    func writeStateObject(
+        to buffer: inout [UInt8], shape: StateShape, data: UnsafeRawBufferPointer?, epoch: UnsafeRawBufferPointer
+    ) {
+        let errorValue = error?.encoded
+        let failureValue = failureReason?.encoded
+        let room =
+            StateWriter.fixedRoom + (data?.count ?? 0) + (errorValue?.count ?? 0) + (failureValue?.count ?? 0)
+            + key.canonicalByteCount + epoch.count
+        buffer.append(addingCapacity: room) { span in
+            span.withUnsafeMutableBufferPointer { free, initialized in
+                // Safety: `room` bytes are free from `initialized` on: the variable parts are
+                // counted exactly, and `fixedRoom` covers every name, separator and fixed-size value.
+                let start = free.baseAddress! + initialized
+                var writer = StateWriter(at: start)
+                writeMembers(
+                    to: &writer, shape: shape, data: data, epoch: epoch, error: errorValue, failure: failureValue)
+                assert(writer.at - start <= room, "the state fits the room set aside for it")
+                initialized += writer.at - start
+            }
+        }
+    }
 
     /// The members, in canonical order (sorted by name). Each is written with its comma, and the
     /// first one's comma is then made the opening brace.
     private func writeMembers(
-        to writer: inout StateWriter, shape: StateShape, data: [UInt8]?, error: [UInt8]?, failure: [UInt8]?
+        to writer: inout StateWriter, shape: StateShape, data: UnsafeRawBufferPointer?,
+        epoch: UnsafeRawBufferPointer, error: [UInt8]?, failure: [UInt8]?
     ) {
         let start = writer.at
         if let data { writer.bytes(#","data":"#, data) }
@@ -60,7 +75,7 @@ extension QueryResult {
         if shape.hasDataVersion, let dataVersion {
             writer.int(#","dataVersion":"#, Int64(truncatingIfNeeded: dataVersion))
         }
-        writer.bytes(#","epoch":"#, encodedEpoch)
+        writer.bytes(#","epoch":"#, epoch)
         writer.bytesOrNull(#","error":"#, error)
         writer.int(#","errorUpdateCount":"#, Int64(errorUpdateCount))
         writer.int(#","errorUpdatedAt":"#, errorUpdatedAt)
@@ -98,7 +113,9 @@ extension QueryResult {
         writer.close()
         start.pointee = UInt8(ascii: "{")
     }
+}
 
+extension QueryResult {
     /// The state object as a JSON value (for tests and cold paths).
     public var jsonValue: JSONValue {
         var bytes: [UInt8] = []
@@ -110,7 +127,8 @@ extension QueryResult {
 
 /// Writes `,"name":value` members of one object at a pointer, each name given with its comma,
 /// quotes and colon (one copy); the caller sets aside the room (see `fixedRoom`) and opens the
-/// object.
+/// object. The members are always inlined: in the generic writer the optimiser otherwise calls
+/// them, which cost a `query.set` reply some 400 instructions.
 private struct StateWriter {
     var at: UnsafeMutablePointer<UInt8>
 
@@ -122,27 +140,27 @@ private struct StateWriter {
 
     init(at start: UnsafeMutablePointer<UInt8>) { at = start }
 
-    mutating func close() {
+    @inline(__always) mutating func close() {
         at.initialize(to: UInt8(ascii: "}"))
         at += 1
     }
 
-    mutating func bytes(_ name: StaticString, _ value: [UInt8]) {
+    @inline(__always) mutating func bytes(_ name: StaticString, _ value: UnsafeRawBufferPointer) {
         raw(name)
-        value.withUnsafeBytes { raw($0) }
+        raw(value)
     }
 
-    mutating func bytesOrNull(_ name: StaticString, _ value: [UInt8]?) {
-        if let value { bytes(name, value) } else { literal(name, "null") }
+    @inline(__always) mutating func bytesOrNull(_ name: StaticString, _ value: [UInt8]?) {
+        if let value { value.withUnsafeBytes { bytes(name, $0) } } else { literal(name, "null") }
     }
 
-    mutating func int(_ name: StaticString, _ value: Int64) {
+    @inline(__always) mutating func int(_ name: StaticString, _ value: Int64) {
         raw(name)
         at = JSONWriter.writeInteger(value, at: at)
     }
 
     /// `true` or `false`, stored as words (`false` as `fals` and `e`).
-    mutating func bool(_ name: StaticString, _ value: Bool) {
+    @inline(__always) mutating func bool(_ name: StaticString, _ value: Bool) {
         raw(name)
         let word = UnsafeMutableRawPointer(at)
         if value {
@@ -160,17 +178,17 @@ private struct StateWriter {
     private static let falsWord = UInt32(littleEndian: 0x736C_6166)
 
     /// A member whose value is `text` as it stands (JSON already).
-    mutating func literal(_ name: StaticString, _ text: StaticString) {
+    @inline(__always) mutating func literal(_ name: StaticString, _ text: StaticString) {
         raw(name)
         raw(text)
     }
 
-    mutating func raw(_ text: StaticString) {
+    @inline(__always) mutating func raw(_ text: StaticString) {
         at.initialize(from: text.utf8Start, count: text.utf8CodeUnitCount)
         at += text.utf8CodeUnitCount
     }
 
-    mutating func raw(_ bytes: UnsafeRawBufferPointer) {
+    @inline(__always) mutating func raw(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress else { return }
         UnsafeMutableRawPointer(at).copyMemory(from: source, byteCount: bytes.count)
         at += bytes.count

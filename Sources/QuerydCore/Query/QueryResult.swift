@@ -5,7 +5,7 @@ public import QuerydJSON
 
 /// A query's state as one party sees it. Equality ignores `version`, so an unchanged view is
 /// never pushed again just because the query's version moved.
-public struct QueryResult: Sendable {
+public struct QueryResult: StateObjectSource, Sendable {
     public var key: QueryKey
     public var status: QueryStatus
     public var fetchStatus: FetchStatus
@@ -34,19 +34,6 @@ public struct QueryResult: Sendable {
     public var dataVersion: UInt64?
     /// The cache's epoch as a JSON string (`CacheEpoch.encoded`, shared, never encoded per state).
     var encodedEpoch: [UInt8]
-
-    public var isPending: Bool { status == .pending }
-    public var isSuccess: Bool { status == .success }
-    public var isError: Bool { status == .error }
-    public var isFetching: Bool { fetchStatus == .fetching }
-    public var isPaused: Bool { fetchStatus == .paused }
-    public var isLoading: Bool { isPending && isFetching }
-    /// A background refetch (for an infinite query: not a next or previous page fetch).
-    public var isRefetching: Bool {
-        isFetching && !isPending && !(infinite?.isFetchingNextPage ?? false)
-            && !(infinite?.isFetchingPreviousPage ?? false)
-    }
-    public var isFetched: Bool { dataUpdateCount + errorUpdateCount > 0 }
 
     /// The same view without `data` (for a push whose data cannot be sent).
     public var withoutData: QueryResult {

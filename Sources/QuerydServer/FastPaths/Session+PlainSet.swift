@@ -29,7 +29,7 @@ extension Session {
         let key = UnsafeRawBufferPointer(rebasing: line[request.key])
         // Each result is unwrapped where it is made (an optional result kept to unwrap later is
         // destroyed through the runtime's generic witness, which costs more than the unwrapping).
-        let result: QueryResult
+        let result: WrittenState
         if request.dataIsCanonical {
             guard
                 let written = server.cache.set(
