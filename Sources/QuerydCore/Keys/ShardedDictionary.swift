@@ -10,7 +10,7 @@
 /// iteration is unspecified, as for `Dictionary`.
 public struct ShardedDictionary<Key: Hashable, Value>: Sequence {
     /// The number of standard dictionaries the entries are split over (a power of two).
-    public static var shardCount: Int { 64 }
+    static var shardCount: Int { 64 }
     private var shards = [[Key: Value]](repeating: [:], count: Self.shardCount)
 
     /// The number of entries.
@@ -55,7 +55,7 @@ public struct ShardedDictionary<Key: Hashable, Value>: Sequence {
     }
 
     /// The entry count of each shard (for tests of the split).
-    public var shardCounts: [Int] { shards.map(\.count) }
+    var shardCounts: [Int] { shards.map(\.count) }
 
     /// Iterates every entry, shard by shard.
     public func makeIterator() -> FlattenSequence<[[Key: Value]]>.Iterator {
