@@ -13,8 +13,9 @@ enum OutgoingAttempt: Hashable {
 /// The requests this server sent to one client and still waits to hear from.
 struct OutgoingRequests {
     private var lastID = 0
-    private var attemptByRequest: [Int: OutgoingAttempt] = [:]
-    private var requestByAttempt: [OutgoingAttempt: Int] = [:]
+    // Sharded: a fetcher may receive 200,000 requests in one turn (ShardedDictionary.swift).
+    private var attemptByRequest = ShardedDictionary<Int, OutgoingAttempt>()
+    private var requestByAttempt = ShardedDictionary<OutgoingAttempt, Int>()
 
     /// How many requests wait for an answer.
     var count: Int { attemptByRequest.count }
@@ -48,7 +49,7 @@ struct OutgoingRequests {
 
     /// Forgets every request (the connection closed); ids are not reused.
     mutating func removeAll() {
-        attemptByRequest = [:]
-        requestByAttempt = [:]
+        attemptByRequest = ShardedDictionary()
+        requestByAttempt = ShardedDictionary()
     }
 }

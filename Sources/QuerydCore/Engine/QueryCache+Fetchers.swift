@@ -54,7 +54,7 @@ extension QueryCache {
     public func connectionClosed(_ connection: ConnectionID) {
         for fetcher in registry.removeAll(of: connection) { report(.unregistered(fetcher.registration)) }
         // Many attempts in flight fail in slices (`LostAttemptsSweep`).
-        let lost = attemptsByConnection.removeValue(forKey: connection) ?? []
+        let lost = attemptsByConnection.removeValue(forKey: connection) ?? ShardedSet()
         if lost.count > sweepSliceSize {
             sweeps.append(LostAttemptsSweep(Array(lost)))
         } else {

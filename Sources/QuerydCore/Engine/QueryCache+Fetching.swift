@@ -78,7 +78,7 @@ extension QueryCache {
         run.attemptFetcher = (fetcher.id, fetcher.connection)
         run.lastAttemptCancellable = fetcher.cancellable
         attempts[attempt] = query
-        attemptsByConnection[fetcher.connection, default: []].insert(attempt)
+        attemptsByConnection[fetcher.connection, default: ShardedSet()].insert(attempt)
         fetcher.inFlight += 1
         if query.fetchStatus != .fetching { dispatch(.fetchStatus(.fetching), to: query) }
         if let timeout = run.options.timeout ?? defaultAttemptTimeout {

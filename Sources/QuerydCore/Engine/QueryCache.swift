@@ -48,10 +48,11 @@ public final class QueryCache {
     /// The ids of `subscriptions` by connection, so a closing connection finds its own without a
     /// walk over every subscription's memory.
     var subscriptionIDsByConnection: [ConnectionID: Set<SubscriptionID>] = [:]
-    /// Attempts in flight, by id, with the query they fetch.
-    var attempts: [AttemptID: Query] = [:]
+    /// Attempts in flight, by id, with the query they fetch (sharded: 200,000 fetches may start
+    /// in one turn, and a standard dictionary would rehash them all in one growth).
+    var attempts = ShardedDictionary<AttemptID, Query>()
     /// The ids of `attempts` by their fetcher's connection, so a closing connection finds its own.
-    var attemptsByConnection: [ConnectionID: Set<AttemptID>] = [:]
+    var attemptsByConnection: [ConnectionID: ShardedSet<AttemptID>] = [:]
     /// Queries whose fetch waits for a fetcher to register (walked in slices: `StartWaitingSweep`).
     var queriesWaitingForFetcher = ObjectSet<Query>()
     /// Which query each waiting caller waits on.

@@ -18,7 +18,7 @@ public final class MutationCache {
     /// Unsettled mutations in submission order.
     var unsettled: [Mutation] = []
     /// Attempts in flight, by id.
-    var attempts: [MutationAttemptID: Mutation] = [:]
+    var attempts = ShardedDictionary<MutationAttemptID, Mutation>()
     var registry = MutatorRegistry()
     /// `mutations.setDefaults` entries (their option objects' members).
     var defaults = PrefixDefaults<[String: JSONValue]>()
