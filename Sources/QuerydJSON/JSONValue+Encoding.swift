@@ -4,49 +4,62 @@
 extension JSONValue {
     /// Appends the canonical compact encoding of this value to `buffer`.
     public func write(to buffer: inout [UInt8]) {
+        StagedBytes.withStaging(in: &buffer) { write(into: &$0) }
+    }
+
+    /// Puts the canonical compact encoding of this value into `buffer`.
+    func write(into buffer: inout StagedBytes) {
         switch self {
         case .null:
-            buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+            buffer.put("null")
         case .bool(let flag):
-            if flag {
-                buffer.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
-            } else {
-                buffer.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
-            }
+            buffer.put(flag ? "true" : "false")
         case .number(let number):
-            JSONWriter.writeNumber(number, to: &buffer)
+            JSONWriter.writeNumber(number, into: &buffer)
         case .string(let text):
-            JSONWriter.writeString(text, to: &buffer)
+            JSONWriter.writeString(text, into: &buffer)
         case .array(let items):
-            buffer.append(UInt8(ascii: "["))
+            buffer.put(UInt8(ascii: "["))
             var first = true
             for item in items {
-                if !first { buffer.append(UInt8(ascii: ",")) }
+                if !first { buffer.put(UInt8(ascii: ",")) }
                 first = false
-                item.write(to: &buffer)
+                item.write(into: &buffer)
             }
-            buffer.append(UInt8(ascii: "]"))
+            buffer.put(UInt8(ascii: "]"))
         case .object(let members):
-            buffer.append(UInt8(ascii: "{"))
-            if members.count == 1, let (name, value) = members.first {
-                JSONWriter.writeString(name, to: &buffer)
-                buffer.append(UInt8(ascii: ":"))
-                value.write(to: &buffer)
+            buffer.put(UInt8(ascii: "{"))
+            if members.count <= SortedMember.stackLimit {
+                writeSmallObject(members, to: &buffer)
             } else {
                 var sorted: [SortedMember] = []
                 sorted.reserveCapacity(members.count)
                 for (name, value) in members { sorted.append(SortedMember(name: name, value: value)) }
-                sorted.sort { JSONWriter.utf8Precedes($0.name, $1.name) }
-                var first = true
-                for member in sorted {
-                    if !first { buffer.append(UInt8(ascii: ",")) }
-                    first = false
-                    JSONWriter.writeString(member.name, to: &buffer)
-                    buffer.append(UInt8(ascii: ":"))
-                    member.value.write(to: &buffer)
-                }
+                sorted.sort { $0.precedes($1) }
+                for index in sorted.indices { sorted[index].write(into: &buffer, first: index == 0) }
             }
-            buffer.append(UInt8(ascii: "}"))
+            buffer.put(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Writes the members of a small object (at most `SortedMember.stackLimit`) in canonical
+    /// order, sorted by insertion in stack memory (no allocation).
+    private func writeSmallObject(_ members: [String: JSONValue], to buffer: inout StagedBytes) {
+        withUnsafeTemporaryAllocation(of: SortedMember.self, capacity: members.count) { slots in
+            // Invariant: slots[0..<count] are initialized and sorted; the rest are not. Each member
+            // is moved in once (the ones after its place moved up one) and moved out once when
+            // written; `count` never exceeds `members.count`, the capacity.
+            let base = slots.baseAddress!
+            var count = 0
+            for (name, value) in members {
+                let member = SortedMember(name: name, value: value)
+                var at = count
+                while at > 0, member.precedes(base + (at - 1)) { at -= 1 }
+                (base + at + 1).moveInitialize(from: base + at, count: count - at)
+                (base + at).initialize(to: member)
+                count += 1
+            }
+            for index in 0..<count { (base + index).move().write(into: &buffer, first: index == 0) }
         }
     }
 
@@ -63,11 +76,43 @@ extension JSONValue {
     }
 }
 
-/// An object member being written in canonical order (a struct rather than a tuple so arrays of
-/// them are handled by specialized code).
+/// An object member being written in canonical order, with the first eight bytes of its name's
+/// UTF-8 (zero-padded, big-endian) so most comparisons are one integer comparison.
 private struct SortedMember {
+    /// The most members sorted in stack memory; larger objects sort a heap array.
+    static let stackLimit = 16
+
     let name: String
     let value: JSONValue
+    let leadingBytes: UInt64
+
+    init(name: consuming String, value: consuming JSONValue) {
+        self.name = name
+        self.value = value
+        leadingBytes = JSONWriter.leadingBytes(of: name)
+    }
+
+    /// True when this member's name sorts before `other`'s by UTF-8 bytes. Equal leading words
+    /// (a shared 8-byte prefix, or names that differ only by trailing NULs) fall back to the
+    /// full comparison; unequal ones order as the bytes do, a shorter name's padding being 0.
+    func precedes(_ other: SortedMember) -> Bool {
+        if leadingBytes != other.leadingBytes { return leadingBytes < other.leadingBytes }
+        return JSONWriter.utf8Precedes(name, other.name)
+    }
+
+    /// `precedes(_:)` with the other member read in place (no copy of it).
+    func precedes(_ other: UnsafePointer<SortedMember>) -> Bool {
+        if leadingBytes != other.pointee.leadingBytes { return leadingBytes < other.pointee.leadingBytes }
+        return JSONWriter.utf8Precedes(name, other.pointee.name)
+    }
+
+    /// Appends `,` unless `first`, then `"name":value`.
+    func write(into buffer: inout StagedBytes, first: Bool) {
+        if !first { buffer.put(UInt8(ascii: ",")) }
+        JSONWriter.writeString(name, into: &buffer)
+        buffer.put(UInt8(ascii: ":"))
+        value.write(into: &buffer)
+    }
 }
 
 extension JSONValue: CustomStringConvertible {
@@ -80,6 +125,11 @@ public enum JSONWriter {
     /// Appends `s` as a JSON string literal: `"` and `\` escaped, control characters as
     /// `\b \f \n \r \t` or `\u00XX`, U+2028 and U+2029 as `\u2028` and `\u2029`, the rest raw UTF-8.
     public static func writeString(_ s: String, to buffer: inout [UInt8]) {
+        writeString(s, into: &buffer)
+    }
+
+    /// `writeString(_:to:)` into any byte output.
+    static func writeString(_ s: String, into buffer: inout some ByteOutput) {
         let written: Void? = s.utf8.withContiguousStorageIfAvailable { utf8 in
             writeStringBytes(utf8, to: &buffer)
         }
@@ -91,13 +141,37 @@ public enum JSONWriter {
 
     /// Appends the canonical text of `n` (see `JSONNumber.description`).
     public static func writeNumber(_ n: JSONNumber, to buffer: inout [UInt8]) {
+        writeNumber(n, into: &buffer)
+    }
+
+    /// `writeNumber(_:to:)` into any byte output.
+    static func writeNumber(_ n: JSONNumber, into buffer: inout some ByteOutput) {
         switch n.storage {
         case .int(let value):
-            writeInteger(value, to: &buffer)
+            writeInteger(value, into: &buffer)
         case .double(let value):
-            buffer.append(contentsOf: JSONNumber.format(value).utf8)
+            writeRaw(JSONNumber.format(value), into: &buffer)
         case .bigInteger(let digits):
-            buffer.append(contentsOf: digits.utf8)
+            writeRaw(digits, into: &buffer)
+        }
+    }
+
+    /// Puts the UTF-8 bytes of `text` as they are.
+    private static func writeRaw(_ text: String, into buffer: inout some ByteOutput) {
+        var copy = text
+        copy.withUTF8 { buffer.put($0) }
+    }
+
+    /// The first eight UTF-8 bytes of `s` as a big-endian integer, zero-padded when shorter, so
+    /// comparing two of them compares those bytes in order.
+    static func leadingBytes(of s: String) -> UInt64 {
+        var copy = s
+        return copy.withUTF8 { utf8 in
+            // Safety: the load reads bytes 0..<8, within `utf8` when it has eight or more.
+            if utf8.count >= 8 {
+                return UInt64(bigEndian: UnsafeRawPointer(utf8.baseAddress!).loadUnaligned(as: UInt64.self))
+            }
+            return UInt64(bigEndian: word(utf8, filling: 0))
         }
     }
 
@@ -116,18 +190,32 @@ public enum JSONWriter {
         return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
+    /// The bytes of `utf8` (fewer than eight) loaded into a word whose other bytes are `filler`.
+    @inline(__always)
+    private static func word(_ utf8: UnsafeBufferPointer<UInt8>, filling filler: UInt8) -> UInt64 {
+        var word = UInt64(filler) &* 0x0101_0101_0101_0101
+        // Safety: fewer than eight bytes are copied into the eight of `word`.
+        withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
+        return word
+    }
+
     /// Appends the decimal digits of `value` (no allocation).
     public static func writeInteger(_ value: Int64, to buffer: inout [UInt8]) {
+        writeInteger(value, into: &buffer)
+    }
+
+    /// `writeInteger(_:to:)` into any byte output.
+    static func writeInteger(_ value: Int64, into buffer: inout some ByteOutput) {
         let magnitude = value.magnitude
         if magnitude < 10 {
-            if value < 0 { buffer.append(UInt8(ascii: "-")) }
-            buffer.append(UInt8(ascii: "0") + UInt8(magnitude))
+            if value < 0 { buffer.put(UInt8(ascii: "-")) }
+            buffer.put(UInt8(ascii: "0") + UInt8(magnitude))
             return
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             // Safety: `writeInteger(_:at:)` writes at most 20 bytes, the room allocated.
             let start = digits.baseAddress!
-            buffer.append(contentsOf: UnsafeBufferPointer(start: start, count: writeInteger(value, at: start) - start))
+            buffer.put(UnsafeBufferPointer(start: start, count: writeInteger(value, at: start) - start))
         }
     }
 
@@ -185,18 +273,26 @@ public enum JSONWriter {
     private static let digitPairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    private static func writeStringBytes(_ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
-        buffer.append(UInt8(ascii: "\""))
+    private static func writeStringBytes(_ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout some ByteOutput) {
+        buffer.put(UInt8(ascii: "\""))
         var runStart = 0
         var index = 0
         let count = utf8.count
+        var tailChecked = false
         while index < count {
-            // Skip eight bytes at a time while none needs attention (see PlainBytes).
-            if index + 8 <= count,
-                PlainBytes.isPlainWord(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self))
-            {
-                index += 8
-                continue
+            // Skip eight bytes at a time while none needs attention (see PlainBytes), and a last
+            // run of fewer at once when it needs none either (padded with plain spaces).
+            if index + 8 <= count {
+                if PlainBytes.isPlainWord(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+            } else if !tailChecked {
+                tailChecked = true
+                if PlainBytes.isPlainWord(word(UnsafeBufferPointer(rebasing: utf8[index...]), filling: 0x20)) {
+                    index = count
+                    continue
+                }
             }
             let c = utf8[index]
             if c >= 0x20, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\"), c != 0xE2 {
@@ -209,26 +305,24 @@ public enum JSONWriter {
                     index += 1
                     continue
                 }
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                buffer.append(contentsOf: utf8[index + 2] == 0xA8 ? escape2028 : escape2029)
+                buffer.put(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                buffer.put(utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029")
                 index += 3
                 runStart = index
                 continue
             }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            buffer.put(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
             appendEscape(c, to: &buffer)
             index += 1
             runStart = index
         }
-        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
-        buffer.append(UInt8(ascii: "\""))
+        buffer.put(UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+        buffer.put(UInt8(ascii: "\""))
     }
 
-    private static let escape2028: [UInt8] = Array("\\u2028".utf8)
-    private static let escape2029: [UInt8] = Array("\\u2029".utf8)
-    private static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let lowerHexDigits: StaticString = "0123456789abcdef"
 
-    private static func appendEscape(_ c: UInt8, to buffer: inout [UInt8]) {
+    private static func appendEscape(_ c: UInt8, to buffer: inout some ByteOutput) {
         let short: UInt8
         switch c {
         case UInt8(ascii: "\""): short = UInt8(ascii: "\"")
@@ -239,14 +333,14 @@ public enum JSONWriter {
         case 0x0D: short = UInt8(ascii: "r")
         case 0x09: short = UInt8(ascii: "t")
         default:
-            let hex = lowerHexDigits
-            buffer.append(contentsOf: [
-                UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                hex[Int(c >> 4)], hex[Int(c & 0x0F)],
-            ])
+            // Safety: `c` is below 0x20 here, so both indices are below 16, the literal's length.
+            let hex = lowerHexDigits.utf8Start
+            buffer.put("\\u00")
+            buffer.put(hex[Int(c >> 4)])
+            buffer.put(hex[Int(c & 0x0F)])
             return
         }
-        buffer.append(UInt8(ascii: "\\"))
-        buffer.append(short)
+        buffer.put(UInt8(ascii: "\\"))
+        buffer.put(short)
     }
 }
