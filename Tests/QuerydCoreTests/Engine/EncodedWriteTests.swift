@@ -119,4 +119,17 @@ import Testing
         #expect(setEncoded(h, key("k"), 1) != nil)
         #expect(h.stateText(key("k")) == "success/idle data=1")
     }
+
+    /// A write refused for its size leaves the query as it was, its version included (it used to
+    /// go up twice: the write, then its revert).
+    @Test func aWriteOverTheLimitLeavesTheVersionAsItWas() throws {
+        let h = EngineHarness()
+        h.cache.maxDataBytes = 20
+        let written = try h.cache.set(key: key("k"), .data(1), updatedAt: nil)
+        #expect(throws: CacheFailure.self) {
+            _ = try h.cache.set(key: key("k"), .data("a string longer than the limit"), updatedAt: nil)
+        }
+        #expect(h.cache.query(key("k"))?.version == written.version)
+        #expect(h.stateText(key("k")) == "success/idle data=1")
+    }
 }
