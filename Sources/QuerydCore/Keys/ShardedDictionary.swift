@@ -4,7 +4,7 @@
 // start in one loop turn, the tables keyed by attempt pass 196,608 entries together and each
 // growth holds the loop for 12–25 ms (BENCHMARKS §11). Split by hash into 64 tables, a growth
 // rehashes about a 64th of the entries, and the shards, filling alike, grow a few at a time over
-// thousands of insertions (the same pattern as the persistence writer's `PendingKeys`).
+// thousands of insertions (the persistence writer's `PendingKeys` keeps its keys in one too).
 
 /// A dictionary whose entries are split over 64 standard dictionaries by the key's hash. Order of
 /// iteration is unspecified, as for `Dictionary`.
