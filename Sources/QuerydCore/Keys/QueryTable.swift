@@ -1,10 +1,11 @@
 // An open-addressing hash table of objects found by the canonical bytes of their keys: the
-// exact-lookup half of `QueryIndex`, costing 9 bytes per slot (about 13 per entry).
+// exact-lookup half of `QueryIndex`, costing 13 bytes per slot (about 18 per entry).
 //
-// Each slot has a control byte (empty, tombstone, or the top bit plus 7 bits of the hash) and an
-// optional reference. Probing is linear from the slot "fastrange" picks from the hash's high bits;
-// a probe compares a key only where the control byte's tag matches, so a miss rarely dereferences
-// an object. Hashes are seeded SipHash (`Hasher`) over the canonical bytes: clients choose keys,
+// Each slot has a control byte (empty, tombstone, or the top bit plus 7 bits of the hash), the
+// hash's high 32 bits and an optional reference. Probing is linear from the slot "fastrange" picks
+// from those 32 bits; a probe compares a key only where the control byte's tag matches, so a miss
+// rarely dereferences an object. A migration places an element by its slot's control byte and hash
+// word alone: it neither hashes the key again nor reads the element. Hashes are seeded SipHash (`Hasher`) over the canonical bytes: clients choose keys,
 // so collisions must stay hard to provoke.
 //
 // The table grows, shrinks and clears its tombstones incrementally, as Redis's dict rehashes: it
@@ -45,7 +46,7 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
     /// Bytes of slot storage (of both buffers while migrating) per stored element; 0 when empty.
     public var bytesPerEntry: Double {
         guard count > 0 else { return 0 }
-        let slotSize = MemoryLayout<UInt8>.stride + MemoryLayout<Element?>.stride
+        let slotSize = MemoryLayout<UInt8>.stride + MemoryLayout<UInt32>.stride + MemoryLayout<Element?>.stride
         return Double((capacity + (draining?.capacity ?? 0)) * slotSize) / Double(count)
     }
 
@@ -56,9 +57,17 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
         return UInt64(UInt(bitPattern: hasher.finalize()))
     }
 
+    /// What a slot keeps of its element's hash, and what places it: the high 32 bits.
     @inline(__always)
-    private static func hash(_ element: Unmanaged<Element>) -> UInt64 {
-        element._withUnsafeGuaranteedRef { $0.key.withCanonicalBytes { hash($0) } }
+    static func high(_ hash: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: hash >> 32)
+    }
+
+    /// The home slot, in `capacity` slots, of a hash whose high 32 bits are `high`: "fastrange" over
+    /// those bits (`OpenAddressing.slot` of the hash with its low half cleared).
+    @inline(__always)
+    static func home(_ high: UInt32, _ capacity: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(high) &* UInt64(truncatingIfNeeded: capacity)) >> 32)
     }
 
     /// The control byte of an occupied slot: the top bit set, the hash's low 7 bits below it (the
@@ -108,7 +117,7 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
         let controls = buffer.controls.unsafelyUnwrapped
         let references = buffer.references
         let tag = tag(hash)
-        var index = OpenAddressing.slot(hash, capacity)
+        var index = home(high(hash), capacity)
         // The probe reads references without retaining them; only the one returned is retained.
         while true {
             let control = controls[index]
@@ -165,7 +174,7 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
             let limit = OpenAddressing.maximumLoad(capacity)
             migrate(to: count + 1 > limit * 3 / 4 ? OpenAddressing.grown(capacity) : capacity)
         }
-        Self.place(.passRetained(element), hash: hash, in: buffer.unsafelyUnwrapped)
+        Self.place(.passRetained(element), high: Self.high(hash), tag: Self.tag(hash), in: buffer.unsafelyUnwrapped)
         count += 1
     }
 
@@ -175,18 +184,20 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
         return buffer.count + buffer.tombstones + 1 <= OpenAddressing.maximumLoad(buffer.capacity)
     }
 
-    /// Puts `element` (its reference owned by the caller, handed to the buffer) in the first free
-    /// slot (empty or tombstone) of its probe sequence.
-    private static func place(_ element: Unmanaged<Element>, hash: UInt64, in buffer: SlotBuffer<Element>) {
+    /// Puts `element` (its reference owned by the caller, handed to the buffer), whose hash has
+    /// these high bits and tag, in the first free slot (empty or tombstone) of its probe sequence.
+    @inline(__always)
+    private static func place(_ element: Unmanaged<Element>, high: UInt32, tag: UInt8, in buffer: SlotBuffer<Element>) {
         let capacity = buffer.capacity
         let controls = buffer.controls.unsafelyUnwrapped
-        var index = OpenAddressing.slot(hash, capacity)
+        var index = home(high, capacity)
         while controls[index] >= 0x80 {
             index += 1
             if index == capacity { index = 0 }
         }
         if controls[index] == tombstone { buffer.tombstones -= 1 }
-        controls[index] = tag(hash)
+        controls[index] = tag
+        buffer.hashes[index] = high
         buffer.references[index] = element
         buffer.count += 1
     }
@@ -197,18 +208,23 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
         buffer = SlotBuffer.migration(from: buffer, capacity: newCapacity, count: count, controls: true, by: Self.self)
     }
 
-    /// Moves the elements in `slots` of `source` to `target`, leaving tombstones.
+    /// Moves the elements in `slots` of `source` to `target`, leaving tombstones. Each goes by its
+    /// slot's tag and hash word: no key is hashed and no element read.
     static func move(from source: SlotBuffer<Element>, slots: Range<Int>, to target: SlotBuffer<Element>) {
         let controls = source.controls.unsafelyUnwrapped
+        let hashes = source.hashes
+        var moved = 0
         for index in slots where controls[index] >= 0x80 {
             guard let element = source.references[index] else { continue }
             // The reference moves without a retain: the new slot takes over the old one's.
+            let tag = controls[index]
             controls[index] = tombstone
             source.references[index] = nil
-            source.count -= 1
-            source.tombstones += 1
-            place(element, hash: hash(element), in: target)
+            moved += 1
+            place(element, high: hashes[index], tag: tag, in: target)
         }
+        source.count -= moved
+        source.tombstones += moved
     }
 
     /// Gives this table buffers no other copy shares, before a mutation.
@@ -251,7 +267,7 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
         let references = buffer.references
         let tag = tag(hash)
         let target = Unmanaged.passUnretained(element).toOpaque()
-        var index = OpenAddressing.slot(hash, capacity)
+        var index = home(high(hash), capacity)
         while true {
             let control = controls[index]
             if control == empty { return false }

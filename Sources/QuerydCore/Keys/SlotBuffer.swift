@@ -1,6 +1,6 @@
 // The slot memory of one open-addressing table (`QueryTable`, `ObjectSet`): a reference per slot
-// and, for `QueryTable`, a control byte per slot, both zeroed: from `calloc`, or mapped from the
-// kernel when large.
+// and, for `QueryTable`, a control byte and 32 bits of the key's hash per slot, zeroed: from
+// `calloc`, or mapped from the kernel when large.
 //
 // Why not arrays: a growing table allocates its next storage while the old one still holds the
 // elements, and frees the old one once they have moved (incrementally, see `QueryTable`). An array
@@ -14,7 +14,8 @@
 #endif
 
 /// Zero-filled slots: `references[i]` is nil or a reference the buffer owns (retained once);
-/// `controls`, when allocated, holds one byte per slot for the owner's use (0 = empty).
+/// `controls`, when allocated, holds one byte per slot for the owner's use (0 = empty), followed in
+/// the same allocation by one 32-bit word per slot (`hashes`), also the owner's.
 ///
 /// Invariant kept by the owning table: `count` is the number of non-nil references; a reference is
 /// stored with `Unmanaged.passRetained` and either released when removed or moved, unretained, to
@@ -28,7 +29,7 @@ final class SlotBuffer<Element: AnyObject> {
     private var storedMigrated: Int32 = 0
     /// One reference per slot, nil in free ones.
     let references: UnsafeMutablePointer<Unmanaged<Element>?>
-    /// One control byte per slot, if the owner asked for them.
+    /// One control byte per slot, if the owner asked for them (then `hashes` follow them).
     let controls: UnsafeMutablePointer<UInt8>?
     /// While a migration fills this buffer: the buffer it empties (referenced only from here).
     var previous: SlotBuffer?
@@ -61,7 +62,30 @@ final class SlotBuffer<Element: AnyObject> {
         // Zero bits are nil for `Unmanaged<Element>?` (a nullable pointer) and `empty` for controls.
         self.references = Self.zeroed(capacity, MemoryLayout<Unmanaged<Element>?>.stride)
             .bindMemory(to: Unmanaged<Element>?.self, capacity: capacity)
-        self.controls = withControls ? Self.zeroed(capacity, 1).bindMemory(to: UInt8.self, capacity: capacity) : nil
+        self.controls =
+            withControls
+            ? Self.zeroed(Self.controlBytes(capacity), 1).bindMemory(to: UInt8.self, capacity: capacity) : nil
+        if let controls {
+            UnsafeMutableRawPointer(controls + Self.hashesOffset(capacity)).bindMemory(
+                to: UInt32.self, capacity: capacity)
+        }
+    }
+
+    /// One 32-bit word per slot after the control bytes, when there are control bytes: what
+    /// `QueryTable` keeps of each element's hash, so a migration places an element without hashing
+    /// its key again (or reading the element at all).
+    var hashes: UnsafeMutablePointer<UInt32> {
+        let words = UnsafeMutableRawPointer(controls.unsafelyUnwrapped) + Self.hashesOffset(capacity)
+        return words.assumingMemoryBound(to: UInt32.self)
+    }
+
+    /// Where the hash words start in the control allocation: after the control bytes, aligned.
+    @inline(__always)
+    private static func hashesOffset(_ capacity: Int) -> Int { (capacity + 7) & ~7 }
+
+    /// The size of the control allocation: the control bytes and the hash words.
+    private static func controlBytes(_ capacity: Int) -> Int {
+        hashesOffset(capacity) + capacity * MemoryLayout<UInt32>.stride
     }
 
     /// The size from which slot memory is mapped from the kernel directly rather than taken from
@@ -101,7 +125,7 @@ final class SlotBuffer<Element: AnyObject> {
             for index in 0..<capacity { references[index]?.release() }
         }
         Self.release(UnsafeMutableRawPointer(references), capacity, MemoryLayout<Unmanaged<Element>?>.stride)
-        if let controls { Self.release(UnsafeMutableRawPointer(controls), capacity, 1) }
+        if let controls { Self.release(UnsafeMutableRawPointer(controls), Self.controlBytes(capacity), 1) }
     }
 
     /// A buffer of the same slots holding the same references (each retained once more), with a
@@ -112,7 +136,7 @@ final class SlotBuffer<Element: AnyObject> {
             copy.references[index] = references[index]?.retain()
         }
         if let controls, let target = copy.controls {
-            target.update(from: controls, count: capacity)
+            UnsafeMutableRawPointer(target).copyMemory(from: controls, byteCount: Self.controlBytes(capacity))
         }
         copy.count = count
         copy.tombstones = tombstones
@@ -180,23 +204,33 @@ extension SlotBuffer {
     /// 4 KB; a multiple of every page size Linux uses on its common targets, up to 64 KB).
     static var releaseChunk: Int { 1 << 16 }
 
-    /// Gives the system back the pages of references that a migration step from `slots.lowerBound`
-    /// to `slots.upperBound` passed, in whole `releaseChunk`s: each chunk once, when the step
-    /// crosses its end. A drained buffer of millions of slots then holds few resident pages when
-    /// it is freed, so freeing it (an `munmap` whose cost follows its resident pages) is no longer
-    /// a step of tens of milliseconds, and its memory goes back as the migration runs.
+    /// Gives the system back the pages of references (and of hash words, where there are any)
+    /// that a migration step from `slots.lowerBound` to `slots.upperBound` passed, in whole
+    /// `releaseChunk`s: each chunk once, when the step crosses its end. A drained buffer of millions
+    /// of slots then holds few resident pages when it is freed, so freeing it (an `munmap` whose
+    /// cost follows its resident pages) is no longer a step of tens of milliseconds, and its memory
+    /// goes back as the migration runs.
     ///
     /// Invariant making this safe: the passed slots are nil (moved out) and never read as more
     /// than that again: `HashedSet` leaves them out of the draining buffer's probe ring, and
-    /// `QueryTable` reads a reference only where the control byte is a tag (the passed slots are
-    /// tombstones; the control bytes stay, as probes walk through them). `MADV_DONTNEED` makes the
-    /// pages read back as zeros, which is nil: the buffer stays what it was. Only whole chunks
-    /// inside the buffer's own memory are released, never the allocator's bookkeeping around it.
+    /// `QueryTable` reads a reference or a hash word only where the control byte is a tag (the
+    /// passed slots are tombstones; the control bytes stay, as probes walk through them).
+    /// `MADV_DONTNEED` makes the pages read back as zeros, which is nil: the buffer stays what it
+    /// was. Only whole chunks inside the buffer's own memory are released, never the allocator's
+    /// bookkeeping around it.
     func releaseReferencePages(passing slots: Range<Int>) {
+        Self.releasePages(of: UnsafeMutableRawPointer(references), MemoryLayout<Unmanaged<Element>?>.stride, slots)
+        if controls != nil {
+            Self.releasePages(of: UnsafeMutableRawPointer(hashes), MemoryLayout<UInt32>.stride, slots)
+        }
+    }
+
+    /// Releases the whole `releaseChunk`s of an array of `stride`-byte slots at `array` that lie
+    /// between `slots.lowerBound` and the chunk `slots.upperBound` is in.
+    private static func releasePages(of array: UnsafeMutableRawPointer, _ stride: Int, _ slots: Range<Int>) {
         #if canImport(Glibc)
-            let stride = MemoryLayout<Unmanaged<Element>?>.stride
-            let base = UInt(bitPattern: references)
-            let chunk = UInt(Self.releaseChunk)
+            let base = UInt(bitPattern: array)
+            let chunk = UInt(releaseChunk)
             let from = (base + UInt(slots.lowerBound * stride)) & ~(chunk - 1)
             let to = (base + UInt(slots.upperBound * stride)) & ~(chunk - 1)
             let start = max(from, (base + chunk - 1) & ~(chunk - 1))

@@ -11,6 +11,21 @@ import Testing
 
 private final class Token {}
 
+/// An element that counts how often its key is read.
+private final class KeyCountingElement: QueryIndexElement {
+    private let storedKey: QueryKey
+    private(set) var keyReads = 0
+
+    init(_ id: Int) {
+        storedKey = QueryKey(elements: [.string("m"), .number(JSONNumber(id))])
+    }
+
+    var key: QueryKey {
+        keyReads += 1
+        return storedKey
+    }
+}
+
 @Suite struct IncrementalMigrationTests {
     /// Inserts elements `next...` until `table` holds over 3,000 and is in the middle of a migration
     /// (some elements moved, some not), returning the elements inserted.
@@ -97,6 +112,29 @@ private final class Token {}
         }
         #expect(table.capacity < grown / 64)
         expectEachOnce(table, Array(elements[..<1000]))
+    }
+
+    @Test func tableMigrationsReadNoElementsKey() {
+        // A migration places each element by what its slot keeps of its hash, so the keys of the
+        // elements it moves are not read (not hashed again, their memory not touched).
+        var table = QueryTable<KeyCountingElement>()
+        var stored: [KeyCountingElement] = []
+        var moved = 0
+        var next = 0
+        while moved < 20_000 {
+            let capacity = table.capacity
+            let pending = table.elementsToMigrate
+            let element = KeyCountingElement(next)
+            next += 1
+            table.insert(element)
+            moved +=
+                capacity == table.capacity
+                ? pending - table.elementsToMigrate : table.count - 1 - table.elementsToMigrate
+            stored.append(element)
+        }
+        // Each key is read when its element is inserted; a lookup meeting an equal tag reads one now and then.
+        let reads = stored.reduce(0) { $0 + $1.keyReads } - stored.count
+        #expect(reads < moved / 20, "\(reads) key reads while \(moved) elements moved")
     }
 
     @Test func tableCopiesStayIndependentDuringAMigration() {

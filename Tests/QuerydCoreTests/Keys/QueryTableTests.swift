@@ -159,13 +159,14 @@ final class KeyedElement: QueryIndexElement {
             samples += 1
             worst = max(worst, table.bytesPerEntry)
             if [100, 1000, 10_000, 100_000].contains(size) {
-                #expect(table.bytesPerEntry <= 16.5, "at \(size): \(table.bytesPerEntry)")
+                #expect(table.bytesPerEntry <= 24, "at \(size): \(table.bytesPerEntry)")
             }
         }
+        // 13 bytes per slot: a control byte, 32 bits of the hash, a reference.
         let average = total / Double(samples)
-        #expect(average <= 14, "average \(average)")
-        #expect(worst <= 16.5, "worst \(worst)")
-        #expect(worstMigrating <= 27, "worst while migrating \(worstMigrating)")
+        #expect(average <= 20.5, "average \(average)")
+        #expect(worst <= 24, "worst \(worst)")
+        #expect(worstMigrating <= 39, "worst while migrating \(worstMigrating)")
         // A migration of C slots takes C / 32 insertions; the next growth comes 0.43 C later. With
         // the growths before it (3 C in all), at most 11 % of the insertions find one running.
         #expect(migratingSamples * 8 <= samples + migratingSamples, "migrating during \(migratingSamples) insertions")

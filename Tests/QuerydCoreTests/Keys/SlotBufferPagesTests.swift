@@ -65,6 +65,47 @@ private final class Token {}
         #expect(moved == Set(tokens.map(ObjectIdentifier.init)))
     }
 
+    @Test func aTableMigrationReleasesThePagesOfTheHashWordsItPassed() {
+        let elements = (0..<200_000).map { KeyedElement($0) }
+        let source = SlotBuffer<KeyedElement>(capacity: 1 << 18, controls: true)
+        let hashes = source.hashes
+        for (index, element) in elements.enumerated() {
+            source.references[index] = .passRetained(element)
+            source.controls![index] = 0x80
+            hashes[index] = UInt32(truncatingIfNeeded: index &* 0x9E37_79B9)
+        }
+        source.count = elements.count
+        let stride = MemoryLayout<UInt32>.stride
+        let written = UnsafeMutableRawPointer(hashes)
+        let before = residentPages(written, bytes: elements.count * stride)
+        #expect(before.resident == before.pages)
+
+        let target = SlotBuffer<KeyedElement>.migration(
+            from: source, capacity: 1 << 19, count: elements.count, controls: true, by: QueryTable<KeyedElement>.self)
+        for _ in 0..<5_000 { target.migrationStep(by: QueryTable<KeyedElement>.self) }
+        let passed = target.migrated * stride
+        let chunk = SlotBuffer<KeyedElement>.releaseChunk
+        let base = Int(bitPattern: written)
+        let firstBoundary = (base + chunk - 1) / chunk * chunk
+        let lastBoundary = (base + passed) / chunk * chunk
+        let released = residentPages(written + (firstBoundary - base), bytes: lastBoundary - firstBoundary)
+        #expect(released.pages > 100)
+        #expect(released.resident == 0)
+        let ahead = residentPages(written + passed + chunk, bytes: elements.count * stride - passed - chunk)
+        #expect(ahead.pages > 20)
+        #expect(ahead.resident == ahead.pages)
+        // Every element arrived, each in the slot its hash word names.
+        while target.previous != nil { target.migrationStep(by: QueryTable<KeyedElement>.self) }
+        #expect(target.count == elements.count)
+        var arrived = Set<ObjectIdentifier>()
+        for index in 0..<target.capacity {
+            guard let element = target.references[index] else { continue }
+            arrived.insert(ObjectIdentifier(element.takeUnretainedValue()))
+            #expect(target.hashes[index] == UInt32(truncatingIfNeeded: element.takeUnretainedValue().id &* 0x9E37_79B9))
+        }
+        #expect(arrived == Set(elements.map(ObjectIdentifier.init)))
+    }
+
     @Test func aLargeTableFindsEveryElementWhileItsDrainedPagesGoBack() {
         var table = QueryTable<KeyedElement>()
         // Past the growth from 131,072 slots (1 MB of references), then halfway through its migration.
@@ -96,5 +137,8 @@ private final class Token {}
         #expect(references.resident == 0)
         let controls = residentPages(UnsafeMutableRawPointer(buffer.controls!), bytes: capacity)
         #expect(controls.resident == 0)
+        let hashes = residentPages(UnsafeMutableRawPointer(buffer.hashes), bytes: capacity * 4)
+        #expect(hashes.pages > 1_000)
+        #expect(hashes.resident == 0)
     }
 }
