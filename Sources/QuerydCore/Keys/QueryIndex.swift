@@ -21,9 +21,9 @@ public struct QueryIndex<Element: QueryIndexElement> {
     private var root = QueryIndexNode<Element>(path: [UInt8(ascii: "[")], step: .null)
     /// The inner nodes (below the root, outermost first) on the path of the last insertion, so that
     /// a key inserted after another under a common prefix resumes below it instead of descending
-    /// from the root. A node here is used only while it is not empty: a node leaves the trie only
-    /// when a removal prunes it, empty, and nothing is added to it after that; a copy of the whole
-    /// trie (`makeUnique`) forgets them.
+    /// from the root. Every node here is in the trie: a node leaves it only when a removal prunes
+    /// it, and a removal that prunes nodes drops them and the ones below them from here; a copy of
+    /// the whole trie (`makeUnique`) forgets them all.
     private var lastPath: [QueryIndexNode<Element>] = []
 
     /// Creates an empty index.
@@ -71,7 +71,7 @@ public struct QueryIndex<Element: QueryIndexElement> {
         element.key.withCanonicalBytes { bytes in
             // Resume below the deepest node of the last path that is still in the trie and whose
             // prefix the key continues.
-            while let last = lastPath.last, !Self.continues(bytes, last.path) || last.isEmpty {
+            while let last = lastPath.last, !Self.continues(bytes, last.path) {
                 lastPath.removeLast()
             }
             var node = lastPath.last ?? root
@@ -120,6 +120,9 @@ public struct QueryIndex<Element: QueryIndexElement> {
         while node.isEmpty, let (parent, step) = path.popLast() {
             parent.removeChild(step)
             node = parent
+            // The pruned node was `path.count + 1` levels below the root: forget it and the
+            // nodes below it if the last insertion's path went through them.
+            if lastPath.count > path.count { lastPath.removeSubrange(path.count...) }
         }
         return true
     }

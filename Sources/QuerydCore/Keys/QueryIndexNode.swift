@@ -32,14 +32,18 @@ final class QueryIndexNode<Element: QueryIndexElement> {
     let path: [UInt8]
     /// The last element of this node's prefix (null at the root, which has none).
     let step: JSONValue
+    // The four sets are changed only by one call on the set at a time (an insertion or removal,
+    // which reaches no node), and no node is changed while a walk reads its sets (walks take no
+    // part in mutation), so no access to one overlaps another: they are not checked for
+    // exclusivity (a check costs more than the insertion of a leaf into a set that needs no move).
     /// Elements whose key is this prefix plus one scalar.
-    var scalarLeaves = ObjectSet<Element>()
+    @exclusivity(unchecked) var scalarLeaves = ObjectSet<Element>()
     /// Elements whose key is this prefix plus one array or object.
-    var structuredLeaves = ObjectSet<Element>()
+    @exclusivity(unchecked) var structuredLeaves = ObjectSet<Element>()
     /// Longer prefixes continuing with a scalar.
-    var scalarChildren = Children()
+    @exclusivity(unchecked) var scalarChildren = Children()
     /// Longer prefixes continuing with an array or an object.
-    var structuredChildren = Children()
+    @exclusivity(unchecked) var structuredChildren = Children()
 
     init(path: [UInt8], step: JSONValue) {
         self.path = path

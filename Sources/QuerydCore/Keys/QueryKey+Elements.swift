@@ -10,6 +10,22 @@ extension QueryKey {
         // Canonical bytes are compact JSON: no whitespace, so an element ends at its closing quote
         // or bracket, or, for another scalar, at the `,` or `]` after it.
         var index = start
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            // A string: to its closing quote, stepping over escapes.
+            index += 1
+            while true {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") { return index + 1 }
+                index += byte == UInt8(ascii: "\\") ? 2 : 1
+            }
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+            break
+        default:
+            // A number, `true`, `false` or `null`: to the `,` or `]` after it.
+            while bytes[index] != UInt8(ascii: ","), bytes[index] != UInt8(ascii: "]") { index += 1 }
+            return index
+        }
         var depth = 0
         var inString = false
         while true {

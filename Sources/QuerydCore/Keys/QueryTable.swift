@@ -5,8 +5,9 @@
 // hash's high 32 bits and an optional reference. Probing is linear from the slot "fastrange" picks
 // from those 32 bits; a probe compares a key only where the control byte's tag matches, so a miss
 // rarely dereferences an object. A migration places an element by its slot's control byte and hash
-// word alone: it neither hashes the key again nor reads the element. Hashes are seeded SipHash (`Hasher`) over the canonical bytes: clients choose keys,
-// so collisions must stay hard to provoke.
+// word alone: it neither hashes the key again nor reads the element. Hashes are SipHash-1-3 under a
+// per-process key (`KeyHash`) over the canonical bytes: clients choose keys, so collisions must
+// stay hard to provoke.
 //
 // The table grows, shrinks and clears its tombstones incrementally, as Redis's dict rehashes: it
 // allocates the new slots and then each insertion or removal moves the elements of at most
@@ -24,6 +25,8 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
     private var draining: SlotBuffer<Element>? { buffer?.previous }
     /// The number of elements stored (in both buffers).
     public private(set) var count = 0
+    /// The hash function, with this process's key (kept here: reading a global costs a call).
+    private let keyHash = KeyHash.process
 
     private static var empty: UInt8 { 0 }
     private static var tombstone: UInt8 { 1 }
@@ -48,13 +51,6 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
         guard count > 0 else { return 0 }
         let slotSize = MemoryLayout<UInt8>.stride + MemoryLayout<UInt32>.stride + MemoryLayout<Element?>.stride
         return Double((capacity + (draining?.capacity ?? 0)) * slotSize) / Double(count)
-    }
-
-    @inline(__always)
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hasher = Hasher()
-        hasher.combine(bytes: bytes)
-        return UInt64(UInt(bitPattern: hasher.finalize()))
     }
 
     /// What a slot keeps of its element's hash, and what places it: the high 32 bits.
@@ -105,28 +101,34 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
     public func element(canonicalBytes bytes: UnsafeRawBufferPointer) -> Element? {
         // `buffer` is non-nil whenever the table holds an element.
         guard count > 0 else { return nil }
-        return find(bytes, hash: Self.hash(bytes))
+        return find(bytes, hash: keyHash(bytes))
     }
 
-    /// The element of `buffer` whose key has these canonical bytes (hashing to `hash`), if any.
+    /// The element of `buffer` whose key has these canonical bytes (hashing to `hash`), if any,
+    /// and, when `notingFree` and there is none, the first free slot the probe passed (where `place`
+    /// would put the key; -1 otherwise).
     @inline(__always)
-    private static func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64, in buffer: SlotBuffer<Element>)
-        -> Element?
-    {
+    private static func find(
+        _ bytes: UnsafeRawBufferPointer, hash: UInt64, in buffer: SlotBuffer<Element>, notingFree: Bool = false
+    ) -> (element: Element?, free: Int) {
         let capacity = buffer.capacity
         let controls = buffer.controls.unsafelyUnwrapped
         let references = buffer.references
         let tag = tag(hash)
         var index = home(high(hash), capacity)
+        var free = -1
         // The probe reads references without retaining them; only the one returned is retained.
         while true {
             let control = controls[index]
             if control == tag, let candidate = references[index],
                 candidate._withUnsafeGuaranteedRef({ $0.key.withCanonicalBytes { equal($0, bytes) } })
             {
-                return candidate.takeUnretainedValue()
+                return (candidate.takeUnretainedValue(), -1)
             }
-            if control == empty { return nil }
+            if control < 0x80 {
+                if notingFree, free < 0 { free = index }
+                if control == empty { return (nil, free) }
+            }
             index += 1
             if index == capacity { index = 0 }
         }
@@ -137,36 +139,49 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
     public mutating func insert(_ element: Element) {
         let hash = element.key.withCanonicalBytes { bytes in
             assert(self.element(canonicalBytes: bytes) == nil, "QueryTable.insert: the key is already stored")
-            return Self.hash(bytes)
+            return keyHash(bytes)
         }
         insert(element, hash: hash)
     }
 
     /// The element stored under `key`, or, when there is none, the one `make` returns (its key
-    /// equal to `key`), added; `added` tells which. The key is hashed once for both.
+    /// equal to `key`), added; `added` tells which. The key is hashed once for both, and outside
+    /// migrations its probe is walked once for both.
     mutating func element(for key: QueryKey, orAdding make: () -> Element) -> (element: Element, added: Bool) {
-        let (found, hash) = key.withCanonicalBytes { bytes in
-            let hash = Self.hash(bytes)
-            return (count == 0 ? nil : find(bytes, hash: hash), hash)
+        let (found, hash, free) = key.withCanonicalBytes { bytes -> (Element?, UInt64, Int) in
+            let hash = keyHash(bytes)
+            guard count > 0 else { return (nil, hash, -1) }
+            let inBuffer = Self.find(bytes, hash: hash, in: buffer.unsafelyUnwrapped, notingFree: true)
+            guard inBuffer.element == nil, let draining else { return (inBuffer.element, hash, inBuffer.free) }
+            return (Self.find(bytes, hash: hash, in: draining).element, hash, -1)
         }
         if let found { return (found, false) }
         let made = make()
         assert(made.key == key, "QueryTable.element(for:orAdding:): the new element has another key")
-        insert(made, hash: hash)
+        insert(made, hash: hash, free: free)
         return (made, true)
     }
 
     /// The element of either buffer whose key has these canonical bytes (hashing to `hash`), if any;
     /// the table is not empty.
     private func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> Element? {
-        if let found = Self.find(bytes, hash: hash, in: buffer.unsafelyUnwrapped) { return found }
+        if let found = Self.find(bytes, hash: hash, in: buffer.unsafelyUnwrapped).element { return found }
         guard let draining else { return nil }
-        return Self.find(bytes, hash: hash, in: draining)
+        return Self.find(bytes, hash: hash, in: draining).element
     }
 
-    /// Adds `element`, whose key hashes to `hash` and is not stored.
-    private mutating func insert(_ element: Element, hash: UInt64) {
-        makeUnique()
+    /// Adds `element`, whose key hashes to `hash` and is not stored. `free`, when not -1, is the
+    /// slot of `buffer` a probe for the key found first free while no migration ran.
+    private mutating func insert(_ element: Element, hash: UInt64, free: Int = -1) {
+        makeUnique()  // a copy has the same slots
+        if free >= 0, hasRoomForOneMore {
+            // No migration runs (none moves elements into the slot) and no growth is due.
+            Self.place(
+                .passRetained(element), high: Self.high(hash), tag: Self.tag(hash), at: free,
+                in: buffer.unsafelyUnwrapped)
+            count += 1
+            return
+        }
         buffer?.migrationStep(by: Self.self)
         if !hasRoomForOneMore {
             // Grow when live elements fill the table; when tombstones do, a fresh buffer of the same
@@ -195,6 +210,15 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
             index += 1
             if index == capacity { index = 0 }
         }
+        place(element, high: high, tag: tag, at: index, in: buffer)
+    }
+
+    /// Puts `element` (its reference owned by the caller, handed to the buffer) in free slot `index`.
+    @inline(__always)
+    private static func place(
+        _ element: Unmanaged<Element>, high: UInt32, tag: UInt8, at index: Int, in buffer: SlotBuffer<Element>
+    ) {
+        let controls = buffer.controls.unsafelyUnwrapped
         if controls[index] == tombstone { buffer.tombstones -= 1 }
         controls[index] = tag
         buffer.hashes[index] = high
@@ -238,7 +262,7 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
     public mutating func remove(_ element: Element) -> Bool {
         guard count > 0 else { return false }
         makeUnique()
-        let hash = element.key.withCanonicalBytes { Self.hash($0) }
+        let hash = element.key.withCanonicalBytes { keyHash($0) }
         buffer?.migrationStep(by: Self.self)
         guard removeStored(element, hash: hash) else { return false }
         count -= 1

@@ -113,17 +113,61 @@ final class KeyedElement: QueryIndexElement {
         for gone in 0..<1000 { #expect(table[KeyedElement(gone).key] == nil) }
     }
 
+    @Test func lookUpOrAddThroughChurnFindsOrPlacesEveryKey() {
+        // `element(for:orAdding:)` places a new key in the free slot its lookup passed when no
+        // migration runs: through growth, tombstone rebuilds and copies, every key stays findable
+        // and is never stored twice.
+        var table = QueryTable<KeyedElement>()
+        var live: [Int: KeyedElement] = [:]
+        var rng = SeededGenerator(seed: 7)
+        var copies: [(QueryTable<KeyedElement>, [Int: KeyedElement])] = []
+        for round in 0..<60_000 {
+            let id = Int.random(in: 0..<3000, using: &rng)
+            if let stored = live[id], Bool.random(using: &rng) {
+                let removed = table.remove(stored)
+                #expect(removed)
+                live[id] = nil
+                continue
+            }
+            var made: KeyedElement?
+            let result = table.element(for: KeyedElement(id).key) {
+                made = KeyedElement(id)
+                return made!
+            }
+            #expect(result.added == (live[id] == nil))
+            if let stored = live[id] {
+                #expect(result.element === stored && made == nil)
+            } else {
+                #expect(result.element === made)
+                live[id] = made
+            }
+            #expect(table.count == live.count)
+            #expect(table.count + table.tombstones <= OpenAddressing.maximumLoad(table.capacity))
+            if round % 10_000 == 0 { copies.append((table, live)) }
+        }
+        for (id, element) in live { #expect(table[element.key] === element, "lost \(id)") }
+        var seen = 0
+        table.forEach { _ in seen += 1 }
+        #expect(seen == live.count)
+        for (copy, stored) in copies {
+            #expect(copy.count == stored.count)
+            for element in stored.values where copy[element.key] !== element {
+                Issue.record("a copy lost \(element.id)")
+            }
+        }
+    }
+
     @Test func keysWithTheSameTagAreToldApartByTheirBytes() {
         // Gather keys whose 7-bit tags are all equal, so every probe that meets one of them must
         // compare the keys' bytes.
         var sameTag: [KeyedElement] = []
         var candidate = 0
         let wanted = KeyedElement(0).key.withCanonicalBytes {
-            QueryTable<KeyedElement>.tag(QueryTable<KeyedElement>.hash($0))
+            QueryTable<KeyedElement>.tag(KeyHash.process($0))
         }
         while sameTag.count < 2000 {
             let element = KeyedElement(candidate)
-            let tag = element.key.withCanonicalBytes { QueryTable<KeyedElement>.tag(QueryTable<KeyedElement>.hash($0)) }
+            let tag = element.key.withCanonicalBytes { QueryTable<KeyedElement>.tag(KeyHash.process($0)) }
             if tag == wanted { sameTag.append(element) }
             candidate += 1
         }
