@@ -140,13 +140,15 @@ struct HashedSet<Membership: SetMembership>: SlotMigrating {
     /// Moves the objects in `slots` of `source` to `target`. The slots must be out of `source`'s
     /// probe ring (below the `migrated` that follows), since nothing shifts into the holes.
     static func move(from source: SlotBuffer<Element>, slots: Range<Int>, to target: SlotBuffer<Element>) {
+        var moved = 0
         for index in slots {
             guard let element = source.references[index] else { continue }
             // The reference moves without a retain: the new slot takes over the old one's.
             source.references[index] = nil
-            source.count -= 1
+            moved += 1
             place(element, in: target)
         }
+        source.count -= moved
     }
 
     /// Gives this set buffers no other copy shares, before a mutation.

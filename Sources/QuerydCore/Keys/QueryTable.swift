@@ -74,21 +74,30 @@ public struct QueryTable<Element: QueryIndexElement>: SlotMigrating {
     }
 
     /// Whether two byte strings are equal, compared a word at a time (keys are short: a call to
-    /// `memcmp` would cost more than the comparison).
+    /// `memcmp` would cost more than the comparison). The last word overlaps the one before it, so
+    /// no byte is compared alone unless there are fewer than four.
     @inline(__always)
     static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
         let count = lhs.count
         guard count == rhs.count else { return false }
-        var offset = 0
-        while offset + 8 <= count {
-            let left = lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            guard left == rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
-            offset += 8
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                guard
+                    lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                else { return false }
+                offset += 8
+            }
+            return lhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                == rhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
         }
-        while offset < count {
-            guard lhs[offset] == rhs[offset] else { return false }
-            offset += 1
+        if count >= 4 {
+            return lhs.loadUnaligned(as: UInt32.self) == rhs.loadUnaligned(as: UInt32.self)
+                && lhs.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                    == rhs.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
         }
+        for offset in 0..<count where lhs[offset] != rhs[offset] { return false }
         return true
     }
 

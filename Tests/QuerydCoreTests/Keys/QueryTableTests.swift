@@ -157,6 +157,31 @@ final class KeyedElement: QueryIndexElement {
         }
     }
 
+    @Test func byteStringsCompareEqualOnlyWhenEveryByteIs() {
+        // Every length a comparison takes a different path for, a difference at every position.
+        for count in 0...27 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            var same = bytes
+            same.append(0)
+            let equal = bytes.withUnsafeBytes { a in
+                same.withUnsafeBytes {
+                    QueryTable<KeyedElement>.equal(a, UnsafeRawBufferPointer(rebasing: $0[..<count]))
+                }
+            }
+            #expect(equal, "length \(count)")
+            for position in 0..<count {
+                var other = bytes
+                other[position] ^= 0x40
+                let differ = bytes.withUnsafeBytes { a in
+                    other.withUnsafeBytes { QueryTable<KeyedElement>.equal(a, $0) }
+                }
+                #expect(!differ, "length \(count), position \(position)")
+            }
+            let longer = bytes.withUnsafeBytes { a in same.withUnsafeBytes { QueryTable<KeyedElement>.equal(a, $0) } }
+            #expect(!longer)
+        }
+    }
+
     @Test func keysWithTheSameTagAreToldApartByTheirBytes() {
         // Gather keys whose 7-bit tags are all equal, so every probe that meets one of them must
         // compare the keys' bytes.
