@@ -32,10 +32,9 @@ final class QueryIndexNode<Element: QueryIndexElement> {
     let path: [UInt8]
     /// The last element of this node's prefix (null at the root, which has none).
     let step: JSONValue
-    // The four sets are changed only by one call on the set at a time (an insertion or removal,
-    // which reaches no node), and no node is changed while a walk reads its sets (walks take no
-    // part in mutation), so no access to one overlaps another: they are not checked for
-    // exclusivity (a check costs more than the insertion of a leaf into a set that needs no move).
+    // Each change of one of the four sets is a single call on it that reaches no node, and walks
+    // over the sets change nothing, so no two accesses overlap: they are not checked for
+    // exclusivity (the check cost more than inserting a leaf).
     /// Elements whose key is this prefix plus one scalar.
     @exclusivity(unchecked) var scalarLeaves = ObjectSet<Element>()
     /// Elements whose key is this prefix plus one array or object.

@@ -27,6 +27,22 @@ private final class Token {}
         return (vector.filter { $0 & 1 == 1 }.count, pages)
     }
 
+    /// Expects the first `passed` of the `written` bytes from `start` to have gone back to the system
+    /// in whole chunks (from the first chunk boundary to the start of the chunk the migration is
+    /// in; at least `leastPages` pages) and the bytes past the migration's chunk to be untouched.
+    private func expectReleased(_ start: UnsafeMutableRawPointer, passed: Int, of written: Int, leastPages: Int) {
+        let chunk = SlotBuffer<Token>.releaseChunk
+        let base = Int(bitPattern: start)
+        let firstBoundary = (base + chunk - 1) / chunk * chunk
+        let lastBoundary = (base + passed) / chunk * chunk
+        let released = residentPages(start + (firstBoundary - base), bytes: lastBoundary - firstBoundary)
+        #expect(released.pages > leastPages)
+        #expect(released.resident == 0)
+        let ahead = residentPages(start + passed + chunk, bytes: written - passed - chunk)
+        #expect(ahead.pages > 20)
+        #expect(ahead.resident == ahead.pages)
+    }
+
     @Test func aMigrationReleasesThePagesOfTheSlotsItPassed() {
         let tokens = (0..<200_000).map { _ in Token() }
         let source = SlotBuffer<Token>(capacity: 1 << 18, controls: false)
@@ -42,19 +58,7 @@ private final class Token {}
         for _ in 0..<5_000 { target.migrationStep(by: ObjectSet<Token>.self) }
         let passed = target.migrated * stride
         #expect(passed > 1_200_000)
-        // Everything the migration passed went back to the system, in whole chunks: from the first
-        // chunk boundary in the buffer to the start of the chunk the migration is in.
-        let chunk = SlotBuffer<Token>.releaseChunk
-        let base = Int(bitPattern: written)
-        let firstBoundary = (base + chunk - 1) / chunk * chunk
-        let lastBoundary = (base + passed) / chunk * chunk
-        let released = residentPages(written + (firstBoundary - base), bytes: lastBoundary - firstBoundary)
-        #expect(released.pages > 250)
-        #expect(released.resident == 0)
-        // The slots still to move are untouched.
-        let ahead = residentPages(written + passed + chunk, bytes: tokens.count * stride - passed - chunk)
-        #expect(ahead.pages > 20)
-        #expect(ahead.resident == ahead.pages)
+        expectReleased(written, passed: passed, of: tokens.count * stride, leastPages: 250)
 
         while target.previous != nil { target.migrationStep(by: ObjectSet<Token>.self) }
         #expect(target.count == tokens.count)
@@ -83,17 +87,7 @@ private final class Token {}
         let target = SlotBuffer<KeyedElement>.migration(
             from: source, capacity: 1 << 19, count: elements.count, controls: true, by: QueryTable<KeyedElement>.self)
         for _ in 0..<5_000 { target.migrationStep(by: QueryTable<KeyedElement>.self) }
-        let passed = target.migrated * stride
-        let chunk = SlotBuffer<KeyedElement>.releaseChunk
-        let base = Int(bitPattern: written)
-        let firstBoundary = (base + chunk - 1) / chunk * chunk
-        let lastBoundary = (base + passed) / chunk * chunk
-        let released = residentPages(written + (firstBoundary - base), bytes: lastBoundary - firstBoundary)
-        #expect(released.pages > 100)
-        #expect(released.resident == 0)
-        let ahead = residentPages(written + passed + chunk, bytes: elements.count * stride - passed - chunk)
-        #expect(ahead.pages > 20)
-        #expect(ahead.resident == ahead.pages)
+        expectReleased(written, passed: target.migrated * stride, of: elements.count * stride, leastPages: 100)
         // Every element arrived, each in the slot its hash word names.
         while target.previous != nil { target.migrationStep(by: QueryTable<KeyedElement>.self) }
         #expect(target.count == elements.count)
