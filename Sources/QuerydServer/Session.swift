@@ -210,10 +210,13 @@ public final class Session {
                 return
             }
         }
-        // A `query.get` cache hit is answered from the line's bytes (the same reply as below).
-        if answerCachedGet(line) { return }
-        // So is a plain `query.set`, its data stored as its canonical encoding from the line.
-        if answerPlainSet(line) { return }
+        // A `query.get` cache hit is answered from the line's bytes (the same reply as below), and
+        // so is a plain `query.set`, its data stored as its canonical encoding from the line.
+        switch scanFastRequest(line) {
+        case .get(let request): if answerCachedGet(request, line: line) { return }
+        case .set(let request): if answerPlainSet(request, line: line) { return }
+        case .other: break
+        }
         // The usual line, one request object, is decoded from its bytes; any other goes through the parser.
         if let outcome = RPCDecoding.decodeObjectLine(line, maxDepth: server.configuration.maxDepth) {
             dispatch(outcome, batch: nil, slot: 0)

@@ -140,7 +140,7 @@ struct GetRequestScannerTests {
         // long enough to be read eight bytes at a time.
         let refused: [UInt8] = [0x00, 0x09, 0x1F, 0x5C, 0x80, 0xC3, 0xFF]
         let accepted: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x7F]
-        for length in [8, 9, 15, 16, 17, 24] {
+        for length in [8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 40, 41] {
             for position in 0..<length {
                 for byte in refused + accepted {
                     var text = Array(repeating: UInt8(ascii: "a"), count: length)

@@ -71,14 +71,14 @@ extension StateObjectSource {
         let start = writer.at
         if let data { writer.bytes(#","data":"#, data) }
         writer.int(#","dataUpdateCount":"#, Int64(dataUpdateCount))
-        writer.int(#","dataUpdatedAt":"#, dataUpdatedAt)
+        writer.time(#","dataUpdatedAt":"#, dataUpdatedAt)
         if shape.hasDataVersion, let dataVersion {
             writer.int(#","dataVersion":"#, Int64(truncatingIfNeeded: dataVersion))
         }
         writer.bytes(#","epoch":"#, epoch)
         writer.bytesOrNull(#","error":"#, error)
         writer.int(#","errorUpdateCount":"#, Int64(errorUpdateCount))
-        writer.int(#","errorUpdatedAt":"#, errorUpdatedAt)
+        writer.time(#","errorUpdatedAt":"#, errorUpdatedAt)
         writer.int(#","failureCount":"#, Int64(failureCount))
         writer.bytesOrNull(#","failureReason":"#, failure)
         writer.literal(#","fetchStatus":"#, fetchStatus.quoted)
@@ -129,7 +129,7 @@ extension QueryResult {
 /// quotes and colon (one copy); the caller sets aside the room (see `fixedRoom`) and opens the
 /// object. The members are always inlined: in the generic writer the optimiser otherwise calls
 /// them, which cost a `query.set` reply some 400 instructions.
-private struct StateWriter {
+struct StateWriter {
     var at: UnsafeMutablePointer<UInt8>
 
     /// Room for everything but the variable parts (data, error, failure reason, key, epoch): the
@@ -154,9 +154,42 @@ private struct StateWriter {
         if let value { value.withUnsafeBytes { bytes(name, $0) } } else { literal(name, "null") }
     }
 
+    /// A number member; a single digit (most counters) is stored without the integer writer.
     @inline(__always) mutating func int(_ name: StaticString, _ value: Int64) {
         raw(name)
-        at = JSONWriter.writeInteger(value, at: at)
+        if UInt64(bitPattern: value) < 10 {
+            at.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            at += 1
+        } else {
+            at = JSONWriter.writeInteger(value, at: at)
+        }
+    }
+
+    /// A time member (milliseconds since 1970): a time of 13 digits (2001 to 2286) is written as
+    /// five digits and eight, each made in one word (the second stored over the first's three
+    /// bytes past its digits); any other number as `int` writes it.
+    @inline(__always) mutating func time(_ name: StaticString, _ value: Int64) {
+        guard value >= 1_000_000_000_000, value < 10_000_000_000_000 else { return int(name, value) }
+        raw(name)
+        let (high, low) = UInt64(value).quotientAndRemainder(dividingBy: 100_000_000)
+        let word = UnsafeMutableRawPointer(at)
+        // The high part's eight digits have three leading zeros: its last five are stored.
+        word.storeBytes(of: (StateWriter.eightDigits(high) &>> 24).littleEndian, as: UInt64.self)
+        word.storeBytes(of: StateWriter.eightDigits(low).littleEndian, toByteOffset: 5, as: UInt64.self)
+        at += 13
+    }
+
+    /// The eight decimal digits of `value` (below 10⁸, with leading zeros) as ASCII, the first
+    /// in the low byte: split into halves of four digits, each into two of two, each into digits,
+    /// every lane of the word at once (each lane's product stays within the lane).
+    static func eightDigits(_ value: UInt64) -> UInt64 {
+        let halves = value / 10_000 | (value % 10_000) << 32
+        // x / 100 = x * 10486 >> 20 and x / 10 = x * 103 >> 10 for the values below 10⁴ and 100 here.
+        let hundreds = (halves &* 10486) &>> 20 & 0x0000_007F_0000_007F
+        let pairs = hundreds | (halves &- hundreds &* 100) << 16
+        let tens = (pairs &* 103) &>> 10 & 0x000F_000F_000F_000F
+        let digits = tens | (pairs &- tens &* 10) << 8
+        return digits | 0x3030_3030_3030_3030
     }
 
     /// `true` or `false`, stored as words (`false` as `fals` and `e`).

@@ -26,10 +26,10 @@ extension Session {
     ///
     /// Unlike a general-path answer this does not check whether the connection may now close:
     /// lines are handled here only before the peer's end of input is seen, when it may not.
-    func answerCachedGet(_ line: UnsafeRawBufferPointer) -> Bool {
+    func answerCachedGet(_ request: GetRequestLine, line: UnsafeRawBufferPointer) -> Bool {
         // At shutdown every request gets the shutdown error, and a line reusing the id of a waiting
         // request is refused, both from the general path.
-        guard !server.isShuttingDown, let request = scanGet(line) else { return false }
+        guard !server.isShuttingDown else { return false }
         if hasDeferredAnswers, reusesPendingID(request.id, in: line) { return false }
         assert(!receivedEOF, "the fast path runs only before the end of input, when no close is due")
         assert(unretainedCache.takeUnretainedValue() === server.cache, "the unretained cache is the server's")
@@ -86,12 +86,12 @@ extension Session {
         return max(1, (readEnd - start) / line.count)
     }
 
-    /// Scans `line` as a `query.get` request, telling the scanner the key text of the last one
+    /// Scans `line` for the fast paths, telling the scanner the key text of the last `query.get`
     /// answered here (a line with the same key text is not scanned again: `isKnownKey`).
-    private func scanGet(_ line: UnsafeRawBufferPointer) -> GetRequestLine? {
+    func scanFastRequest(_ line: UnsafeRawBufferPointer) -> FastRequestLine {
         let maxDepth = server.configuration.maxDepth
-        guard lastGetQuery != nil else { return GetRequestScanner.scan(line, maxDepth: maxDepth) }
-        return lastGetKeyText.withUnsafeBytes { GetRequestScanner.scan(line, maxDepth: maxDepth, knownKey: $0) }
+        guard lastGetQuery != nil else { return RequestLineScanner.scan(line, maxDepth: maxDepth) }
+        return lastGetKeyText.withUnsafeBytes { RequestLineScanner.scan(line, maxDepth: maxDepth, knownKey: $0) }
     }
 
     /// Remembers `query` as the query of `request`'s key text (short compact keys only: the text

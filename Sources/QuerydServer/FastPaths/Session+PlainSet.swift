@@ -10,15 +10,13 @@ import QuerydCore
 import QuerydRPC
 
 extension Session {
-    /// Writes and answers `line` when it is a plain `query.set` request the fast path can take;
-    /// returns false, having done nothing visible, when the line must take the general path.
-    func answerPlainSet(_ line: UnsafeRawBufferPointer) -> Bool {
+    /// Writes and answers `line`, a plain `query.set` request (`request` its parts), when the fast
+    /// path can take it; returns false, having done nothing visible, when it must take the general path.
+    func answerPlainSet(_ request: SetRequestLine, line: UnsafeRawBufferPointer) -> Bool {
         let configuration = server.configuration
         // At shutdown every request gets the shutdown error, and a line reusing the id of a waiting
         // request is refused, both from the general path.
-        guard !server.isShuttingDown, server.cluster == nil,
-            let request = SetRequestScanner.scan(line, maxDepth: configuration.maxDepth)
-        else { return false }
+        guard !server.isShuttingDown, server.cluster == nil else { return false }
         if hasDeferredAnswers, reusesPendingID(request.id, in: line) { return false }
         assert(!receivedEOF, "the fast path runs only before the end of input, when no close is due")
         // The data fits `maxDataBytes` once written, which leaves the state's reply room within the
@@ -52,16 +50,31 @@ extension Session {
         outbox.appendLine { out in
             let before = out.count
             let id = UnsafeRawBufferPointer(rebasing: line[request.id])
-            let head = RPCWriter.resultFramingByteCount - 1 + id.count
-            out.append(addingCapacity: head) { span in
-                span.withUnsafeMutableBufferPointer { buffer, initialized in
-                    // Safety: `head` bytes are free from `initialized` on, and the head takes exactly that.
-                    let start = buffer.baseAddress! + initialized
-                    initialized += RPCWriter.writeResultHead(rawID: id, at: start) - start
+            let head = RPCWriter.resultFramingByteCount + id.count
+            if let state = result.plainStateRoom {
+                // The commonest state: the whole reply in one pass over the line's free capacity.
+                out.append(addingCapacity: head + state) { span in
+                    span.withUnsafeMutableBufferPointer { buffer, initialized in
+                        // Safety: `head + state` bytes are free from `initialized` on; the envelope
+                        // takes `head` with its closing brace and the state at most `state`.
+                        let start = buffer.baseAddress! + initialized
+                        let end = RPCWriter.writeResultTail(
+                            at: result.writePlainState(at: RPCWriter.writeResultHead(rawID: id, at: start)))
+                        initialized += end - start
+                    }
                 }
+            } else {
+                out.append(addingCapacity: head - 1) { span in
+                    span.withUnsafeMutableBufferPointer { buffer, initialized in
+                        // Safety: `head - 1` bytes are free from `initialized` on, and the envelope's
+                        // head (without its closing brace) takes exactly that.
+                        let start = buffer.baseAddress! + initialized
+                        initialized += RPCWriter.writeResultHead(rawID: id, at: start) - start
+                    }
+                }
+                result.write(to: &out)
+                out.append(UInt8(ascii: "}"))
             }
-            result.write(to: &out)
-            out.append(UInt8(ascii: "}"))
             // Pipelined writes come alike: room for replies of this size to the rest of the read
             // (and the slack the state's writer asks for) is made at once, rather than the line of
             // replies doubling several times per read.
