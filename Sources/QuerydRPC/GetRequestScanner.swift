@@ -100,8 +100,10 @@ struct ScanCursor {
     /// than refused: a `query.set`'s data is reordered into its canonical encoding.
     var acceptsUnorderedMembers = false
     var sawUnorderedMembers = false
-    /// The compact envelope was read up to a method other than `query.get`.
+    /// The compact envelope was read up to a method other than `query.get`, and the id found
+    /// there (the cursor is then at the method's name).
     var namesOtherMethod = false
+    var otherMethodID: Range<Int> = 0..<0
 
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
@@ -183,12 +185,6 @@ struct ScanCursor {
     /// The layout most clients write, compact with the members in the usual order, checked a
     /// word at a time; nil for any other layout (which `scanAnyRequest` then reads).
     private mutating func scanCompactRequest() -> GetRequestLine? {
-        guard let id = compactEnvelope() else { return nil }
-        return compactGet(id: id)
-    }
-
-    /// The compact layout's start, `{"jsonrpc":"2.0","id":` and the id: the id's range, or nil.
-    mutating func compactEnvelope() -> Range<Int>? {
         guard consume(#"{"jsonrpc":"2.0","id":"#) else { return nil }
         let idStart = index
         if peek == Self.quote {
@@ -196,19 +192,13 @@ struct ScanCursor {
         } else {
             guard integer() else { return nil }
         }
-        return idStart..<index
-    }
-
-    /// The rest of a compact `query.get` line, after its id. When the line names another method
-    /// there, `namesOtherMethod` is set and the cursor is left at the method's name.
-    mutating func compactGet(id: Range<Int>) -> GetRequestLine? {
+        let id = idStart..<index
         guard consume(#","method":"query.get","params":{"key":["#) else {
             // Not this layout; but is it another method's line? (Checked only now: a line of this
-            // layout is read with one comparison.)
-            if consume(#","method":""#) {
-                let name = index
-                if !consume(#"query.get""#) { namesOtherMethod = true }
-                index = name
+            // layout is read with one comparison.) Then the cursor is left at the method's name.
+            if consume(#","method":""#), !consume(#"query.get""#) {
+                namesOtherMethod = true
+                otherMethodID = id
             }
             return nil
         }
@@ -235,7 +225,7 @@ struct ScanCursor {
     }
 
     /// Any layout: members in any order, whitespace between tokens.
-    mutating func scanAnyRequest() -> GetRequestLine? {
+    private mutating func scanAnyRequest() -> GetRequestLine? {
         var seen: UInt8 = 0
         var id: Range<Int>?
         var key: Range<Int>?

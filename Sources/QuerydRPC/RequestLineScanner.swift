@@ -1,40 +1,23 @@
-// Tells, in one pass, which fast path a request line is for: a plain `query.get` line (as
-// `GetRequestScanner` reads it) or a plain `query.set` line (as `SetRequestScanner` reads it). A
-// compact line's envelope and id are read once, and the method name picks the rest of the scan,
-// so a `query.set` line is not first read as far as its method by the `query.get` scanner.
-
-/// A request line as the fast paths see it.
-public enum FastRequestLine: Sendable, Equatable {
-    /// A `query.get` line (what `GetRequestScanner.scan` returns for it).
-    case get(GetRequestLine)
-    /// A `query.set` line (what `SetRequestScanner.scan` returns for it).
-    case set(SetRequestLine)
-    /// Neither: the line takes the general path.
-    case other
-}
+// Scans a request line for both fast paths in one pass: a plain `query.get` line exactly as
+// `GetRequestScanner` reads it, and, when the line's compact envelope names another method, a plain
+// `query.set` line as `SetRequestScanner` reads it, from the method's name on (its envelope and
+// id are not read again).
 
 /// The scanner of request lines for the fast paths.
 public enum RequestLineScanner {
-    /// Scans `line`: `.get` exactly when `GetRequestScanner.scan(line, maxDepth:, knownKey:)`
-    /// accepts it, `.set` exactly when `SetRequestScanner.scan(line, maxDepth:)` does, with the
-    /// same parts, `.other` otherwise.
+    /// Scans `line`: returns what `GetRequestScanner.scan(line, maxDepth:, knownKey:)` returns;
+    /// when that is nil, sets `set` to what `SetRequestScanner.scan(line, maxDepth:)` returns
+    /// (leaving it as it is when the line is not in the compact layout, which that scanner also
+    /// declines).
     public static func scan(
-        _ line: UnsafeRawBufferPointer, maxDepth: Int, knownKey: UnsafeRawBufferPointer? = nil
-    ) -> FastRequestLine {
-        guard let base = line.baseAddress, !line.isEmpty, maxDepth >= 3 else { return .other }
+        _ line: UnsafeRawBufferPointer, maxDepth: Int, knownKey: UnsafeRawBufferPointer? = nil,
+        set: inout SetRequestLine?
+    ) -> GetRequestLine? {
+        guard let base = line.baseAddress, !line.isEmpty else { return nil }
         var cursor = ScanCursor(
             base: base.assumingMemoryBound(to: UInt8.self), count: line.count, maxDepth: maxDepth, knownKey: knownKey)
-        if let id = cursor.compactEnvelope() {
-            if let found = cursor.compactGet(id: id) { return .get(found) }
-            // The compact envelope naming another method: no layout makes the line a `query.get`.
-            if cursor.namesOtherMethod {
-                guard cursor.consume(#"query.set","params":{"key":"#), let found = cursor.compactSetParams(id: id)
-                else { return .other }
-                return .set(found)
-            }
-        }
-        cursor.index = 0
-        cursor.keyWhitespace = false
-        return cursor.scanAnyRequest().map { .get($0) } ?? .other
+        if let found = cursor.scanRequest() { return found }
+        if cursor.namesOtherMethod { set = cursor.compactSet(id: cursor.otherMethodID) }
+        return nil
     }
 }

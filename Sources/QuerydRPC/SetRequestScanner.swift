@@ -52,12 +52,21 @@ public enum SetRequestScanner {
 
 extension ScanCursor {
     fileprivate mutating func scanCompactSet() -> SetRequestLine? {
-        guard let id = compactEnvelope(), consume(#","method":"query.set","params":{"key":"#) else { return nil }
-        return compactSetParams(id: id)
+        guard consume(#"{"jsonrpc":"2.0","id":"#) else { return nil }
+        let idStart = index
+        if peek == UInt8(ascii: "\"") {
+            guard plainString() else { return nil }
+        } else {
+            guard integer() else { return nil }
+        }
+        let id = idStart..<index
+        guard consume(#","method":""#) else { return nil }
+        return compactSet(id: id)
     }
 
-    /// The rest of a compact `query.set` line after `"params":{"key":`, its id at `id`.
-    mutating func compactSetParams(id: Range<Int>) -> SetRequestLine? {
+    /// The rest of a compact `query.set` line from its method's name, its id at `id`.
+    mutating func compactSet(id: Range<Int>) -> SetRequestLine? {
+        guard consume(#"query.set","params":{"key":"#) else { return nil }
         assert(!acceptsUnorderedMembers, "the key is scanned with its members in canonical order")
         let keyStart = index
         // A key must be a non-empty array: `[]` is left to the general path, which refuses it. The

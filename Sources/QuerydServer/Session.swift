@@ -211,12 +211,11 @@ public final class Session {
             }
         }
         // A `query.get` cache hit is answered from the line's bytes (the same reply as below), and
-        // so is a plain `query.set`, its data stored as its canonical encoding from the line.
-        switch scanFastRequest(line) {
-        case .get(let request): if answerCachedGet(request, line: line) { return }
-        case .set(let request): if answerPlainSet(request, line: line) { return }
-        case .other: break
-        }
+        // so is a plain `query.set` (found by the same scan), its data stored as its canonical
+        // encoding from the line.
+        var setRequest: SetRequestLine?
+        if answerCachedGet(line, orFindSet: &setRequest) { return }
+        if let setRequest, answerPlainSet(setRequest, line: line) { return }
         // The usual line, one request object, is decoded from its bytes; any other goes through the parser.
         if let outcome = RPCDecoding.decodeObjectLine(line, maxDepth: server.configuration.maxDepth) {
             dispatch(outcome, batch: nil, slot: 0)

@@ -1,27 +1,35 @@
 // The fast paths' one-pass scanner (`RequestLineScanner`) against the two scanners it stands for:
-// `.get` exactly when `GetRequestScanner` accepts the line, `.set` exactly when
-// `SetRequestScanner` does, with the same parts, and `.other` for every other line.
+// a `query.get` line exactly when `GetRequestScanner` accepts the line, a `query.set` line exactly
+// when `SetRequestScanner` does, with the same parts, and neither for every other line.
 
 import QuerydRPC
 import QuerydTestSupport
 import Testing
 
 @Suite struct RequestLineScannerTests {
+    /// What a scan found: a `query.get` line, a `query.set` line, or neither.
+    private enum Found: Equatable {
+        case get(GetRequestLine)
+        case set(SetRequestLine)
+        case other
+    }
+
     /// What the two scanners say of `line`, as the one-pass scanner should say it.
-    private func expected(_ line: UnsafeRawBufferPointer, maxDepth: Int, knownKey: UnsafeRawBufferPointer?)
-        -> FastRequestLine
-    {
+    private func expected(_ line: UnsafeRawBufferPointer, maxDepth: Int, knownKey: UnsafeRawBufferPointer?) -> Found {
         if let found = GetRequestScanner.scan(line, maxDepth: maxDepth, knownKey: knownKey) { return .get(found) }
         if let found = SetRequestScanner.scan(line, maxDepth: maxDepth) { return .set(found) }
         return .other
     }
 
     @discardableResult
-    private func expectAgreement(_ bytes: [UInt8], maxDepth: Int = 128, known: String? = nil) -> FastRequestLine {
+    private func expectAgreement(_ bytes: [UInt8], maxDepth: Int = 128, known: String? = nil) -> Found {
         let knownBytes = known.map { Array($0.utf8) }
         return bytes.withUnsafeBytes { line in
-            func check(_ knownKey: UnsafeRawBufferPointer?) -> FastRequestLine {
-                let found = RequestLineScanner.scan(line, maxDepth: maxDepth, knownKey: knownKey)
+            func check(_ knownKey: UnsafeRawBufferPointer?) -> Found {
+                var set: SetRequestLine?
+                let get = RequestLineScanner.scan(line, maxDepth: maxDepth, knownKey: knownKey, set: &set)
+                #expect(get == nil || set == nil, "both found in \(String(decoding: bytes, as: UTF8.self))")
+                let found: Found = get.map { .get($0) } ?? set.map { .set($0) } ?? .other
                 #expect(
                     found == expected(line, maxDepth: maxDepth, knownKey: knownKey),
                     "\(String(decoding: bytes, as: UTF8.self))")

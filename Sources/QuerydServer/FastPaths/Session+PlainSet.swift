@@ -29,9 +29,13 @@ extension Session {
         // destroyed through the runtime's generic witness, which costs more than the unwrapping).
         let result: WrittenState
         if request.dataIsCanonical {
+            // The server keeps its cache alive, so the call needs no reference of its own.
+            assert(unretainedCache.takeUnretainedValue() === server.cache, "the unretained cache is the server's")
+            let data = UnsafeRawBufferPointer(rebasing: line[request.data])
             guard
-                let written = server.cache.set(
-                    canonicalKey: key, encodedData: UnsafeRawBufferPointer(rebasing: line[request.data]))
+                let written = unretainedCache._withUnsafeGuaranteedRef({
+                    $0.set(canonicalKey: key, encodedData: data)
+                })
             else { return false }
             result = written
         } else {
