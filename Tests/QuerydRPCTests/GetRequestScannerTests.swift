@@ -242,16 +242,7 @@ struct GetRequestScannerTests {
         let base = Array(#"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":["a",{"b":[1]}]}}"#.utf8)
         var accepted = 0
         for _ in 0..<3000 {
-            var bytes = base
-            for _ in 0..<Int.random(in: 1...3, using: &random) {
-                let at = Int.random(in: 0...bytes.count, using: &random)
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0: bytes.insert(contentsOf: pieces.randomElement(using: &random)!.utf8, at: at)
-                case 1: if at < bytes.count { bytes.remove(at: at) }
-                default:
-                    if at < bytes.count { bytes[at] = pieces.randomElement(using: &random)!.utf8.first! }
-                }
-            }
+            let bytes = randomlyEdited(base, pieces: pieces, edits: 1...3, using: &random)
             if bytes.withUnsafeBytes({ expectScanAgrees($0) }) != nil { accepted += 1 }
         }
         #expect(accepted > 0)

@@ -83,17 +83,7 @@ import Testing
         var kinds = (get: 0, set: 0)
         for base in [Self.getLine, Self.setLine].map({ Array($0.utf8) }) {
             for _ in 0..<2000 {
-                var bytes = base
-                for _ in 0..<Int.random(in: 1...2, using: &random) {
-                    let at = Int.random(in: 0...bytes.count, using: &random)
-                    switch Int.random(in: 0..<3, using: &random) {
-                    case 0: bytes.insert(contentsOf: pieces.randomElement(using: &random)!.utf8, at: at)
-                    case 1: if at < bytes.count { bytes.remove(at: at) }
-                    default:
-                        if at < bytes.count { bytes[at] = pieces.randomElement(using: &random)!.utf8.first! }
-                    }
-                }
-                switch expectAgreement(bytes) {
+                switch expectAgreement(randomlyEdited(base, pieces: pieces, edits: 1...2, using: &random)) {
                 case .get: kinds.get += 1
                 case .set: kinds.set += 1
                 case .other: break

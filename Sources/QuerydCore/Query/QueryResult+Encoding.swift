@@ -165,31 +165,10 @@ struct StateWriter {
         }
     }
 
-    /// A time member (milliseconds since 1970): a time of 13 digits (2001 to 2286) is written as
-    /// five digits and eight, each made in one word (the second stored over the first's three
-    /// bytes past its digits); any other number as `int` writes it.
+    /// A time member (milliseconds since 1970), written as `TimeDigits` writes it.
     @inline(__always) mutating func time(_ name: StaticString, _ value: Int64) {
-        guard value >= 1_000_000_000_000, value < 10_000_000_000_000 else { return int(name, value) }
         raw(name)
-        let (high, low) = UInt64(value).quotientAndRemainder(dividingBy: 100_000_000)
-        let word = UnsafeMutableRawPointer(at)
-        // The high part's eight digits have three leading zeros: its last five are stored.
-        word.storeBytes(of: (StateWriter.eightDigits(high) &>> 24).littleEndian, as: UInt64.self)
-        word.storeBytes(of: StateWriter.eightDigits(low).littleEndian, toByteOffset: 5, as: UInt64.self)
-        at += 13
-    }
-
-    /// The eight decimal digits of `value` (below 10⁸, with leading zeros) as ASCII, the first
-    /// in the low byte: split into halves of four digits, each into two of two, each into digits,
-    /// every lane of the word at once (each lane's product stays within the lane).
-    static func eightDigits(_ value: UInt64) -> UInt64 {
-        let halves = value / 10_000 | (value % 10_000) << 32
-        // x / 100 = x * 10486 >> 20 and x / 10 = x * 103 >> 10 for the values below 10⁴ and 100 here.
-        let hundreds = (halves &* 10486) &>> 20 & 0x0000_007F_0000_007F
-        let pairs = hundreds | (halves &- hundreds &* 100) << 16
-        let tens = (pairs &* 103) &>> 10 & 0x000F_000F_000F_000F
-        let digits = tens | (pairs &- tens &* 10) << 8
-        return digits | 0x3030_3030_3030_3030
+        at = TimeDigits.write(value, at: at)
     }
 
     /// `true` or `false`, stored as words (`false` as `fals` and `e`).

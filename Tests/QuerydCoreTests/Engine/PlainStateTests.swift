@@ -90,7 +90,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 { values.append(UInt64.random(in: 0..<100_000_000, using: &generator)) }
         for value in values {
-            let word = StateWriter.eightDigits(value).littleEndian
+            let word = TimeDigits.eightDigits(value).littleEndian
             let text = withUnsafeBytes(of: word) { String(decoding: $0, as: UTF8.self) }
             let expected = String(value)
             #expect(text == String(repeating: "0", count: 8 - expected.count) + expected)
