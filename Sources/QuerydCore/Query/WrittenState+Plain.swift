@@ -14,6 +14,27 @@ extension WrittenState {
         return WrittenState.plainFixedRoom + encoded.count + encodedEpoch.count + query.key.canonicalByteCount
     }
 
+    /// Appends to `buffer`, in one pass over its free capacity, what `writeHead` writes (at most
+    /// `headRoom` bytes; it returns the address after them), the state object and `tail`, when the
+    /// state has the plain shape; returns false, having appended nothing, when it has not.
+    public func appendPlainState(
+        to buffer: inout [UInt8], headRoom: Int, tail: UInt8,
+        writeHead: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>
+    ) -> Bool {
+        guard let room = plainStateRoom else { return false }
+        buffer.append(addingCapacity: headRoom + room + 1) { span in
+            span.withUnsafeMutableBufferPointer { free, initialized in
+                // Safety: `headRoom + room + 1` bytes are free from `initialized` on: the head takes
+                // at most `headRoom`, the state at most `room`, and the tail one.
+                let start = free.baseAddress! + initialized
+                let end = writePlainState(at: writeHead(start))
+                end.initialize(to: tail)
+                initialized += end + 1 - start
+            }
+        }
+        return true
+    }
+
     /// Writes the state object at `start`, which has `plainStateRoom` bytes free (so the state has
     /// the plain shape); returns the address after it.
     public func writePlainState(at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {

@@ -54,20 +54,13 @@ extension Session {
         outbox.appendLine { out in
             let before = out.count
             let id = UnsafeRawBufferPointer(rebasing: line[request.id])
+            // The commonest state is written with the envelope in one pass over the line's free
+            // capacity (the head's room counts its closing brace, written as the tail).
             let head = RPCWriter.resultFramingByteCount + id.count
-            if let state = result.plainStateRoom {
-                // The commonest state: the whole reply in one pass over the line's free capacity.
-                out.append(addingCapacity: head + state) { span in
-                    span.withUnsafeMutableBufferPointer { buffer, initialized in
-                        // Safety: `head + state` bytes are free from `initialized` on; the envelope
-                        // takes `head` with its closing brace and the state at most `state`.
-                        let start = buffer.baseAddress! + initialized
-                        let end = RPCWriter.writeResultTail(
-                            at: result.writePlainState(at: RPCWriter.writeResultHead(rawID: id, at: start)))
-                        initialized += end - start
-                    }
-                }
-            } else {
+            let plain = result.appendPlainState(to: &out, headRoom: head, tail: UInt8(ascii: "}")) {
+                RPCWriter.writeResultHead(rawID: id, at: $0)
+            }
+            if !plain {
                 out.append(addingCapacity: head - 1) { span in
                     span.withUnsafeMutableBufferPointer { buffer, initialized in
                         // Safety: `head - 1` bytes are free from `initialized` on, and the envelope's
