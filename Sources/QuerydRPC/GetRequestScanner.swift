@@ -65,6 +65,24 @@ public enum GetRequestScanner {
     }
 }
 
+/// Whether a scanned value may have whitespace between its tokens: a `query.get` key may (its
+/// canonical text is then made without it), a `query.set` line's key and data may not (whitespace
+/// there fails the scan at once, as the line takes the general path anyway). Two scanners of
+/// values are made from one: the compact one skips no whitespace.
+protocol ValueLayout {
+    static var allowsWhitespace: Bool { get }
+}
+
+/// Whitespace allowed between a value's tokens (and noted in `ScanCursor.keyWhitespace`).
+enum SpacedLayout: ValueLayout {
+    static var allowsWhitespace: Bool { true }
+}
+
+/// No whitespace in the value.
+enum CompactLayout: ValueLayout {
+    static var allowsWhitespace: Bool { false }
+}
+
 /// The read position in a line being scanned (of `query.get` and `query.set` lines). Every read
 /// checks `index < count`.
 struct ScanCursor {
@@ -82,8 +100,10 @@ struct ScanCursor {
     /// than refused: a `query.set`'s data is reordered into its canonical encoding.
     var acceptsUnorderedMembers = false
     var sawUnorderedMembers = false
-    /// The compact envelope was read up to a method other than `query.get`.
+    /// The compact envelope was read up to a method other than `query.get`, and the id found
+    /// there (the cursor is then at the method's name).
     var namesOtherMethod = false
+    var otherMethodID: Range<Int> = 0..<0
 
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
@@ -100,9 +120,10 @@ struct ScanCursor {
         }
     }
 
-    /// Skips whitespace inside the key, noting that there was some.
+    /// Skips whitespace inside the key, noting that there was some, where `Layout` allows it.
     @inline(__always)
-    private mutating func skipKeyWhitespace() {
+    private mutating func skipKeyWhitespace<Layout: ValueLayout>(_: Layout.Type) {
+        guard Layout.allowsWhitespace else { return }
         let start = index
         skipWhitespace()
         if index != start { keyWhitespace = true }
@@ -174,8 +195,11 @@ struct ScanCursor {
         let id = idStart..<index
         guard consume(#","method":"query.get","params":{"key":["#) else {
             // Not this layout; but is it another method's line? (Checked only now: a line of this
-            // layout is read with one comparison.)
-            if consume(#","method":""#), !consume(#"query.get""#) { namesOtherMethod = true }
+            // layout is read with one comparison.) Then the cursor is left at the method's name.
+            if consume(#","method":""#), !consume(#"query.get""#) {
+                namesOtherMethod = true
+                otherMethodID = id
+            }
             return nil
         }
         let keyStart = index - 1
@@ -185,7 +209,7 @@ struct ScanCursor {
         skipWhitespace()
         guard peek != UInt8(ascii: "]") else { return nil }
         index = keyStart
-        guard array(depth: 3) else { return nil }
+        guard array(depth: 3, SpacedLayout.self) else { return nil }
         let key = keyStart..<index
         guard consume("}}"), index == count else { return nil }
         return GetRequestLine(id: id, key: key, keyIsCompact: !keyWhitespace, isKnownKey: false)
@@ -266,7 +290,7 @@ struct ScanCursor {
         skipWhitespace()
         guard peek != UInt8(ascii: "]") else { return nil }
         index = start
-        guard array(depth: 3) else { return nil }
+        guard array(depth: 3, SpacedLayout.self) else { return nil }
         let key = start..<index
         skipWhitespace()
         return consume(UInt8(ascii: "}")) ? key : nil
@@ -274,12 +298,12 @@ struct ScanCursor {
 
     // MARK: - Key values
 
-    mutating func value(depth: Int) -> Bool {
+    mutating func value<Layout: ValueLayout>(depth: Int, _ layout: Layout.Type) -> Bool {
         guard let byte = peek else { return false }
         switch byte {
         case Self.quote: return plainString()
-        case UInt8(ascii: "["): return array(depth: depth + 1)
-        case UInt8(ascii: "{"): return object(depth: depth + 1)
+        case UInt8(ascii: "["): return array(depth: depth + 1, layout)
+        case UInt8(ascii: "{"): return object(depth: depth + 1, layout)
         case UInt8(ascii: "t"): return consume("true")
         case UInt8(ascii: "f"): return consume("false")
         case UInt8(ascii: "n"): return consume("null")
@@ -287,28 +311,28 @@ struct ScanCursor {
         }
     }
 
-    /// An array at nesting level `depth`.
-    mutating func array(depth: Int) -> Bool {
+    /// An array at nesting level `depth`, with whitespace between tokens where `Layout` allows it.
+    mutating func array<Layout: ValueLayout>(depth: Int, _ layout: Layout.Type) -> Bool {
         guard depth <= maxDepth, consume(UInt8(ascii: "[")) else { return false }
-        skipKeyWhitespace()
+        skipKeyWhitespace(layout)
         if consume(UInt8(ascii: "]")) { return true }
         repeat {
-            skipKeyWhitespace()
-            guard value(depth: depth) else { return false }
-            skipKeyWhitespace()
+            skipKeyWhitespace(layout)
+            guard value(depth: depth, layout) else { return false }
+            skipKeyWhitespace(layout)
         } while consume(UInt8(ascii: ","))
         return consume(UInt8(ascii: "]"))
     }
 
     /// An object at nesting level `depth` whose plain names ascend strictly (the canonical
     /// member order; see `acceptsUnorderedMembers`).
-    private mutating func object(depth: Int) -> Bool {
+    private mutating func object<Layout: ValueLayout>(depth: Int, _ layout: Layout.Type) -> Bool {
         guard depth <= maxDepth, consume(UInt8(ascii: "{")) else { return false }
-        skipKeyWhitespace()
+        skipKeyWhitespace(layout)
         if consume(UInt8(ascii: "}")) { return true }
         var previous: Range<Int>?
         repeat {
-            skipKeyWhitespace()
+            skipKeyWhitespace(layout)
             let start = index
             guard plainString() else { return false }
             let name = start + 1..<index - 1
@@ -317,11 +341,11 @@ struct ScanCursor {
                 sawUnorderedMembers = true
             }
             previous = name
-            skipKeyWhitespace()
+            skipKeyWhitespace(layout)
             guard consume(UInt8(ascii: ":")) else { return false }
-            skipKeyWhitespace()
-            guard value(depth: depth) else { return false }
-            skipKeyWhitespace()
+            skipKeyWhitespace(layout)
+            guard value(depth: depth, layout) else { return false }
+            skipKeyWhitespace(layout)
         } while consume(UInt8(ascii: ","))
         return consume(UInt8(ascii: "}"))
     }
@@ -343,14 +367,37 @@ struct ScanCursor {
     @inline(__always)
     mutating func plainString() -> Bool {
         guard consume(Self.quote) else { return false }
-        // Eight bytes at a time while none of them ends the string or leaves the plain set; the
-        // word that holds one is read again byte by byte.
-        while count - index >= 8 {
-            // Safety: the eight bytes from `index` are within `count`.
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            if ScanCursor.mayEndPlainString(word) { break }
-            index += 8
+        // A word at a time (the first alone, so a short string takes one; then two per round): the
+        // first byte that ends the string or leaves the plain set is found from the word's stops,
+        // and the string is plain when that byte is the closing `"`. (The sums cannot overflow, as
+        // `index <= count`.)
+        var at = index
+        if count &- at >= 8 {
+            var stops = wordStops(at: at)
+            if stops == 0 {
+                at &+= 8
+                while count &- at >= 16 {
+                    stops = wordStops(at: at)
+                    if stops != 0 { break }
+                    stops = wordStops(at: at &+ 8)
+                    if stops != 0 {
+                        at &+= 8
+                        break
+                    }
+                    at &+= 16
+                }
+                if stops == 0, count &- at >= 8 {
+                    stops = wordStops(at: at)
+                    if stops == 0 { at &+= 8 }
+                }
+            }
+            if stops != 0 {
+                index = at &+ stops.trailingZeroBitCount &>> 3
+                return consume(Self.quote)
+            }
         }
+        index = at
+        // The last bytes of the line, one at a time.
         while index < count {
             let byte = base[index]
             if byte == Self.quote {
@@ -363,19 +410,29 @@ struct ScanCursor {
         return false
     }
 
-    /// Whether one of the eight bytes in `word` is `"`, `\`, below 0x20 or above 0x7F (no false
-    /// negatives: `x - 0x01…01 & ~x` has a byte's high bit set for every zero byte of `x` that
-    /// has no borrow into it, so for the first zero byte at least; `x - 0x20…20 & ~x` likewise for
-    /// a byte below 0x20).
+    /// `plainStringStops` of the eight bytes at `at`.
     @inline(__always)
-    static func mayEndPlainString(_ word: UInt64) -> Bool {
+    private func wordStops(at: Int) -> UInt64 {
+        // Safety: the caller checks that the eight bytes from `at` are within `count`.
+        ScanCursor.plainStringStops(
+            UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+    }
+
+    /// The high bit of each of the eight bytes of `word` (the first in memory in its low byte)
+    /// that is `"`, `\`, below 0x20 or above 0x7F, and perhaps of bytes after such a byte; so the
+    /// lowest bit set marks exactly the first such byte, and none is set when there is none.
+    /// (`x - 0x01…01 & ~x` sets a byte's high bit for a zero byte of `x` and, through the borrow,
+    /// perhaps for bytes after it, never for a byte before it; `x - 0x20…20 & ~x` likewise for a
+    /// byte below 0x20.)
+    @inline(__always)
+    static func plainStringStops(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quotes = word ^ (ones &* UInt64(quote))
         let backslashes = word ^ (ones &* UInt64(backslash))
         let zeroQuote = (quotes &- ones) & ~quotes
         let zeroBackslash = (backslashes &- ones) & ~backslashes
         let control = (word &- ones &* 0x20) & ~word
-        return (zeroQuote | zeroBackslash | control | word) & (ones &* 0x80) != 0
+        return (zeroQuote | zeroBackslash | control | word) & (ones &* 0x80)
     }
 
     /// How many of the eight bytes of `word` (the first in memory in its low byte) are ASCII

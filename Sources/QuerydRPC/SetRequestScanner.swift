@@ -52,7 +52,6 @@ public enum SetRequestScanner {
 
 extension ScanCursor {
     fileprivate mutating func scanCompactSet() -> SetRequestLine? {
-        assert(!acceptsUnorderedMembers, "the key is scanned with its members in canonical order")
         guard consume(#"{"jsonrpc":"2.0","id":"#) else { return nil }
         let idStart = index
         if peek == UInt8(ascii: "\"") {
@@ -61,21 +60,28 @@ extension ScanCursor {
             guard integer() else { return nil }
         }
         let id = idStart..<index
-        guard consume(#","method":"query.set","params":{"key":"#) else { return nil }
+        guard consume(#","method":""#) else { return nil }
+        return compactSet(id: id)
+    }
+
+    /// The rest of a compact `query.set` line from its method's name, its id at `id`.
+    mutating func compactSet(id: Range<Int>) -> SetRequestLine? {
+        guard consume(#"query.set","params":{"key":"#) else { return nil }
+        assert(!acceptsUnorderedMembers, "the key is scanned with its members in canonical order")
         let keyStart = index
-        // A key must be a non-empty array: `[]` is left to the general path, which refuses it.
+        // A key must be a non-empty array: `[]` is left to the general path, which refuses it. The
+        // key and data are read as compact values: whitespace in them fails the scan.
         guard count - index >= 2, base[index] == UInt8(ascii: "["), base[index + 1] != UInt8(ascii: "]"),
-            array(depth: 3)
+            array(depth: 3, CompactLayout.self)
         else { return nil }
         let key = keyStart..<index
         guard consume(#","data":"#) else { return nil }
         let dataStart = index
         // The key's members must ascend (its text is its identity); the data's are sorted if not.
         acceptsUnorderedMembers = true
-        guard value(depth: 2) else { return nil }
+        guard value(depth: 2, CompactLayout.self) else { return nil }
         let data = dataStart..<index
-        // Whitespace anywhere in the key or data: not the canonical text.
-        guard !keyWhitespace, consume("}}"), index == count else { return nil }
+        guard consume("}}"), index == count else { return nil }
         return SetRequestLine(id: id, key: key, data: data, dataIsCanonical: !sawUnorderedMembers)
     }
 
@@ -86,7 +92,7 @@ extension ScanCursor {
     }
 
     /// Appends the canonical encoding of the value at `index` (nested at `depth`, already accepted
-    /// by `value(depth:)`, compact) to `out`, moving past it; false on an object with a name twice.
+    /// by `value(depth:_:)`, compact) to `out`, moving past it; false on an object with a name twice.
     /// An object's members are gathered at the end of `members` (one array for the whole value,
     /// each object using the part past its parent's and giving it back), sorted there by name, and
     /// written: a scalar member's bytes as they stand, a container's canonical encoding.
@@ -104,7 +110,7 @@ extension ScanCursor {
                     let name = nameStart + 1..<index - 1
                     index += 1
                     let valueStart = index
-                    _ = value(depth: depth + 1)
+                    _ = value(depth: depth + 1, CompactLayout.self)
                     members.append(Member(name: name, value: valueStart..<index))
                 } while consume(UInt8(ascii: ","))
                 index += 1
@@ -152,7 +158,7 @@ extension ScanCursor {
             out.append(UInt8(ascii: "]"))
             return true
         default:
-            _ = value(depth: depth)
+            _ = value(depth: depth, CompactLayout.self)
             out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
             return true
         }

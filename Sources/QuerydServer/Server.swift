@@ -19,8 +19,10 @@ public final class Server {
         didSet { cache.reportsDataChanges = dataObserver != nil }
     }
     /// This node's cluster layer (`--cluster`): fetch requests go through it, writes (mutations'
-    /// included) are published by it. Nil on a single host.
-    public var cluster: ClusterCoordinator? {
+    /// included) are published by it. Nil on a single host. Read by every `query.set` on the fast
+    /// path; each access is a read or one assignment, never spanning a call, so accesses are not
+    /// checked for exclusivity.
+    @exclusivity(unchecked) public var cluster: ClusterCoordinator? {
         didSet { cache.reportsMutationWrites = cluster != nil }
     }
     /// The requests waiting for an engine answer.

@@ -210,10 +210,12 @@ public final class Session {
                 return
             }
         }
-        // A `query.get` cache hit is answered from the line's bytes (the same reply as below).
-        if answerCachedGet(line) { return }
-        // So is a plain `query.set`, its data stored as its canonical encoding from the line.
-        if answerPlainSet(line) { return }
+        // A `query.get` cache hit is answered from the line's bytes (the same reply as below), and
+        // so is a plain `query.set` (found by the same scan), its data stored as its canonical
+        // encoding from the line.
+        var setRequest: SetRequestLine?
+        if answerCachedGet(line, orFindSet: &setRequest) { return }
+        if let setRequest, answerPlainSet(setRequest, line: line) { return }
         // The usual line, one request object, is decoded from its bytes; any other goes through the parser.
         if let outcome = RPCDecoding.decodeObjectLine(line, maxDepth: server.configuration.maxDepth) {
             dispatch(outcome, batch: nil, slot: 0)

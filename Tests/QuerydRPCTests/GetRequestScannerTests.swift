@@ -140,7 +140,7 @@ struct GetRequestScannerTests {
         // long enough to be read eight bytes at a time.
         let refused: [UInt8] = [0x00, 0x09, 0x1F, 0x5C, 0x80, 0xC3, 0xFF]
         let accepted: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x7F]
-        for length in [8, 9, 15, 16, 17, 24] {
+        for length in [8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 40, 41] {
             for position in 0..<length {
                 for byte in refused + accepted {
                     var text = Array(repeating: UInt8(ascii: "a"), count: length)
@@ -242,16 +242,7 @@ struct GetRequestScannerTests {
         let base = Array(#"{"jsonrpc":"2.0","id":1,"method":"query.get","params":{"key":["a",{"b":[1]}]}}"#.utf8)
         var accepted = 0
         for _ in 0..<3000 {
-            var bytes = base
-            for _ in 0..<Int.random(in: 1...3, using: &random) {
-                let at = Int.random(in: 0...bytes.count, using: &random)
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0: bytes.insert(contentsOf: pieces.randomElement(using: &random)!.utf8, at: at)
-                case 1: if at < bytes.count { bytes.remove(at: at) }
-                default:
-                    if at < bytes.count { bytes[at] = pieces.randomElement(using: &random)!.utf8.first! }
-                }
-            }
+            let bytes = randomlyEdited(base, pieces: pieces, edits: 1...3, using: &random)
             if bytes.withUnsafeBytes({ expectScanAgrees($0) }) != nil { accepted += 1 }
         }
         #expect(accepted > 0)

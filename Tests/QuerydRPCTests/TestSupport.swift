@@ -1,6 +1,8 @@
-// Shared helpers for the QuerydRPC tests: framer drivers and the framing oracle.
+// Shared helpers for the QuerydRPC tests: framer drivers, the framing oracle, and random edits
+// of request lines.
 
 import QuerydRPC
+import QuerydTestSupport
 
 /// What the framer produced, in order.
 enum FrameEvent: Hashable, CustomStringConvertible {
@@ -80,4 +82,22 @@ func feed(
     _ framer: inout LineFramer, _ text: String, _ onLine: (UnsafeRawBufferPointer) -> Void
 ) throws(LineFramerError) {
     try feed(&framer, Array(text.utf8), onLine)
+}
+
+/// `base` with `edits` random edits, each an insertion of one of `pieces`, a removal of a byte, or
+/// a byte replaced by a piece's first byte (the scanners' random tests).
+func randomlyEdited(
+    _ base: [UInt8], pieces: [String], edits: ClosedRange<Int>, using random: inout SeededGenerator
+) -> [UInt8] {
+    var bytes = base
+    for _ in 0..<Int.random(in: edits, using: &random) {
+        let at = Int.random(in: 0...bytes.count, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: bytes.insert(contentsOf: pieces.randomElement(using: &random)!.utf8, at: at)
+        case 1: if at < bytes.count { bytes.remove(at: at) }
+        default:
+            if at < bytes.count { bytes[at] = pieces.randomElement(using: &random)!.utf8.first! }
+        }
+    }
+    return bytes
 }

@@ -136,7 +136,7 @@ extension Query {
             return at + data.count
         }
         at.initialize(from: member.utf8Start, count: member.utf8CodeUnitCount)
-        at = JSONWriter.writeInteger(dataUpdatedAt, at: at + member.utf8CodeUnitCount)
+        at = TimeDigits.write(dataUpdatedAt, at: at + member.utf8CodeUnitCount)
         at.initialize(to: UInt8(ascii: "}"))
         return at + 1
     }

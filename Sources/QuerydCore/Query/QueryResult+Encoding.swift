@@ -71,14 +71,14 @@ extension StateObjectSource {
         let start = writer.at
         if let data { writer.bytes(#","data":"#, data) }
         writer.int(#","dataUpdateCount":"#, Int64(dataUpdateCount))
-        writer.int(#","dataUpdatedAt":"#, dataUpdatedAt)
+        writer.time(#","dataUpdatedAt":"#, dataUpdatedAt)
         if shape.hasDataVersion, let dataVersion {
             writer.int(#","dataVersion":"#, Int64(truncatingIfNeeded: dataVersion))
         }
         writer.bytes(#","epoch":"#, epoch)
         writer.bytesOrNull(#","error":"#, error)
         writer.int(#","errorUpdateCount":"#, Int64(errorUpdateCount))
-        writer.int(#","errorUpdatedAt":"#, errorUpdatedAt)
+        writer.time(#","errorUpdatedAt":"#, errorUpdatedAt)
         writer.int(#","failureCount":"#, Int64(failureCount))
         writer.bytesOrNull(#","failureReason":"#, failure)
         writer.literal(#","fetchStatus":"#, fetchStatus.quoted)
@@ -129,7 +129,7 @@ extension QueryResult {
 /// quotes and colon (one copy); the caller sets aside the room (see `fixedRoom`) and opens the
 /// object. The members are always inlined: in the generic writer the optimiser otherwise calls
 /// them, which cost a `query.set` reply some 400 instructions.
-private struct StateWriter {
+struct StateWriter {
     var at: UnsafeMutablePointer<UInt8>
 
     /// Room for everything but the variable parts (data, error, failure reason, key, epoch): the
@@ -154,9 +154,21 @@ private struct StateWriter {
         if let value { value.withUnsafeBytes { bytes(name, $0) } } else { literal(name, "null") }
     }
 
+    /// A number member; a single digit (most counters) is stored without the integer writer.
     @inline(__always) mutating func int(_ name: StaticString, _ value: Int64) {
         raw(name)
-        at = JSONWriter.writeInteger(value, at: at)
+        if UInt64(bitPattern: value) < 10 {
+            at.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            at += 1
+        } else {
+            at = JSONWriter.writeInteger(value, at: at)
+        }
+    }
+
+    /// A time member (milliseconds since 1970), written as `TimeDigits` writes it.
+    @inline(__always) mutating func time(_ name: StaticString, _ value: Int64) {
+        raw(name)
+        at = TimeDigits.write(value, at: at)
     }
 
     /// `true` or `false`, stored as words (`false` as `fals` and `e`).

@@ -26,10 +26,12 @@ extension Session {
     ///
     /// Unlike a general-path answer this does not check whether the connection may now close:
     /// lines are handled here only before the peer's end of input is seen, when it may not.
-    func answerCachedGet(_ line: UnsafeRawBufferPointer) -> Bool {
+    ///
+    /// A plain `query.set` line is found by the same scan, and its parts put in `setRequest`.
+    func answerCachedGet(_ line: UnsafeRawBufferPointer, orFindSet setRequest: inout SetRequestLine?) -> Bool {
         // At shutdown every request gets the shutdown error, and a line reusing the id of a waiting
         // request is refused, both from the general path.
-        guard !server.isShuttingDown, let request = scanGet(line) else { return false }
+        guard !server.isShuttingDown, let request = scanGet(line, orFindSet: &setRequest) else { return false }
         if hasDeferredAnswers, reusesPendingID(request.id, in: line) { return false }
         assert(!receivedEOF, "the fast path runs only before the end of input, when no close is due")
         assert(unretainedCache.takeUnretainedValue() === server.cache, "the unretained cache is the server's")
@@ -87,11 +89,16 @@ extension Session {
     }
 
     /// Scans `line` as a `query.get` request, telling the scanner the key text of the last one
-    /// answered here (a line with the same key text is not scanned again: `isKnownKey`).
-    private func scanGet(_ line: UnsafeRawBufferPointer) -> GetRequestLine? {
+    /// answered here (a line with the same key text is not scanned again: `isKnownKey`); a plain
+    /// `query.set` line's parts are put in `setRequest`.
+    private func scanGet(_ line: UnsafeRawBufferPointer, orFindSet setRequest: inout SetRequestLine?)
+        -> GetRequestLine?
+    {
         let maxDepth = server.configuration.maxDepth
-        guard lastGetQuery != nil else { return GetRequestScanner.scan(line, maxDepth: maxDepth) }
-        return lastGetKeyText.withUnsafeBytes { GetRequestScanner.scan(line, maxDepth: maxDepth, knownKey: $0) }
+        guard lastGetQuery != nil else { return RequestLineScanner.scan(line, maxDepth: maxDepth, set: &setRequest) }
+        return lastGetKeyText.withUnsafeBytes {
+            RequestLineScanner.scan(line, maxDepth: maxDepth, knownKey: $0, set: &setRequest)
+        }
     }
 
     /// Remembers `query` as the query of `request`'s key text (short compact keys only: the text

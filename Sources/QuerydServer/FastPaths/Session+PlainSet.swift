@@ -10,15 +10,13 @@ import QuerydCore
 import QuerydRPC
 
 extension Session {
-    /// Writes and answers `line` when it is a plain `query.set` request the fast path can take;
-    /// returns false, having done nothing visible, when the line must take the general path.
-    func answerPlainSet(_ line: UnsafeRawBufferPointer) -> Bool {
+    /// Writes and answers `line`, a plain `query.set` request (`request` its parts), when the fast
+    /// path can take it; returns false, having done nothing visible, when it must take the general path.
+    func answerPlainSet(_ request: SetRequestLine, line: UnsafeRawBufferPointer) -> Bool {
         let configuration = server.configuration
         // At shutdown every request gets the shutdown error, and a line reusing the id of a waiting
         // request is refused, both from the general path.
-        guard !server.isShuttingDown, server.cluster == nil,
-            let request = SetRequestScanner.scan(line, maxDepth: configuration.maxDepth)
-        else { return false }
+        guard !server.isShuttingDown, server.cluster == nil else { return false }
         if hasDeferredAnswers, reusesPendingID(request.id, in: line) { return false }
         assert(!receivedEOF, "the fast path runs only before the end of input, when no close is due")
         // The data fits `maxDataBytes` once written, which leaves the state's reply room within the
@@ -31,9 +29,13 @@ extension Session {
         // destroyed through the runtime's generic witness, which costs more than the unwrapping).
         let result: WrittenState
         if request.dataIsCanonical {
+            // The server keeps its cache alive, so the call needs no reference of its own.
+            assert(unretainedCache.takeUnretainedValue() === server.cache, "the unretained cache is the server's")
+            let data = UnsafeRawBufferPointer(rebasing: line[request.data])
             guard
-                let written = server.cache.set(
-                    canonicalKey: key, encodedData: UnsafeRawBufferPointer(rebasing: line[request.data]))
+                let written = unretainedCache._withUnsafeGuaranteedRef({
+                    $0.set(canonicalKey: key, encodedData: data)
+                })
             else { return false }
             result = written
         } else {
@@ -52,16 +54,24 @@ extension Session {
         outbox.appendLine { out in
             let before = out.count
             let id = UnsafeRawBufferPointer(rebasing: line[request.id])
-            let head = RPCWriter.resultFramingByteCount - 1 + id.count
-            out.append(addingCapacity: head) { span in
-                span.withUnsafeMutableBufferPointer { buffer, initialized in
-                    // Safety: `head` bytes are free from `initialized` on, and the head takes exactly that.
-                    let start = buffer.baseAddress! + initialized
-                    initialized += RPCWriter.writeResultHead(rawID: id, at: start) - start
-                }
+            // The commonest state is written with the envelope in one pass over the line's free
+            // capacity (the head's room counts its closing brace, written as the tail).
+            let head = RPCWriter.resultFramingByteCount + id.count
+            let plain = result.appendPlainState(to: &out, headRoom: head, tail: UInt8(ascii: "}")) {
+                RPCWriter.writeResultHead(rawID: id, at: $0)
             }
-            result.write(to: &out)
-            out.append(UInt8(ascii: "}"))
+            if !plain {
+                out.append(addingCapacity: head - 1) { span in
+                    span.withUnsafeMutableBufferPointer { buffer, initialized in
+                        // Safety: `head - 1` bytes are free from `initialized` on, and the envelope's
+                        // head (without its closing brace) takes exactly that.
+                        let start = buffer.baseAddress! + initialized
+                        initialized += RPCWriter.writeResultHead(rawID: id, at: start) - start
+                    }
+                }
+                result.write(to: &out)
+                out.append(UInt8(ascii: "}"))
+            }
             // Pipelined writes come alike: room for replies of this size to the rest of the read
             // (and the slack the state's writer asks for) is made at once, rather than the line of
             // replies doubling several times per read.
