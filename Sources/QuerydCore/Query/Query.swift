@@ -126,8 +126,8 @@ public final class Query: DeadlineMember, QueryIndexElement {
     func reduceManualWrite(encodedData bytes: UnsafeRawBufferPointer, parsed: JSONValue?, at time: Int64) {
         if activity?.extras == nil {
             // What reducing `succeeded(fetched: false)` does to a state without extras, field by
-            // field, without assembling the state (most writes; QueryTests checks it against
-            // the reducer).
+            // field, without assembling the state (most writes; ManualWriteReducerTests checks it
+            // against the reducer).
             version += 1
             status = .success
             isInvalidated = false
