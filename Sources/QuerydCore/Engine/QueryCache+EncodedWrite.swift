@@ -20,10 +20,12 @@ extension QueryCache {
     ) -> WrittenState? {
         let key = QueryKey(canonicalBytes: keyBytes)
         guard dataBytes.count + key.canonicalByteCount <= maxDataBytes else { return nil }
-        let query = obtainWrittenQuery(key)
+        // The clock is read once: every part of the write happens at the same time.
+        let now = self.now
+        let query = obtainWrittenQuery(key, now: now)
         guard query.kind != .infinite else { return nil }
         storeWrite(encoded: dataBytes, parsed: nil, to: query, at: now)
-        collectWhenUnused(query, restart: false)
+        collectWhenUnused(query, restart: false, now: now)
         return WrittenState(
             query: query, isStale: query.isStale(staleTime: .milliseconds(0), now: now), encodedEpoch: epoch.encoded)
     }

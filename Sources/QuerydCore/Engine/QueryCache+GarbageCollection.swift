@@ -9,10 +9,17 @@ extension QueryCache {
     /// `restart` (a fetch settled, the last subscriber left) the countdown starts again; without
     /// (a cache hit, a write) an armed timer is left as it is, as TanStack does.
     func collectWhenUnused(_ query: Query, restart: Bool = true) {
+        collectWhenUnused(query, restart: restart, now: now)
+    }
+
+    /// `collectWhenUnused(_:restart:)` with the clock's time `now` already read.
+    func collectWhenUnused(_ query: Query, restart: Bool, now: Int64) {
         // A query not forgotten is the cache's query of its key (see `Query.isForgotten`).
-        guard query.subscriptions.isEmpty, query.run == nil, !query.isForgotten else { return }
-        if !restart, query.bucketNumber != 0 { return }
-        cancelCollection(query)
+        guard query.isCollectable, !query.isForgotten else { return }
+        if query.bucketNumber != 0 {
+            if !restart { return }
+            cancelCollection(query)
+        }
         guard let gcTime = query.gcTime else { return }
         let deadline = now + max(gcTime, 0)
         guard gcBuckets.add(query, at: deadline) else { return }
@@ -53,7 +60,7 @@ extension QueryCache {
     /// Forgets each of `due` that still has no subscription and no fetch; returns how many.
     private func collect(_ due: consuming [Query]) -> Int {
         var collected = 0
-        for query in due where query.subscriptions.isEmpty && query.run == nil {
+        for query in due where query.isCollectable {
             forget(query)
             collected += 1
         }

@@ -15,7 +15,7 @@ extension QueryCache {
     /// restarts their polling timers (TanStack restarts them on every query update).
     func publish(_ query: Query) {
         // Nothing to push (the views shared last stay as they are; they name their version).
-        if query.subscriptions.isEmpty { return }
+        if !query.hasSubscriptions { return }
         var pass = PublishPass(now: now, share: sharedViews.take(for: query))
         for subscription in query.subscriptions where subscription.lastView != nil {
             refresh(subscription, of: query, in: &pass)

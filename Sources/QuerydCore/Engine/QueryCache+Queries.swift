@@ -77,7 +77,7 @@ extension QueryCache {
             let current = queries[key]?.version ?? 0
             guard current == ifVersion else { throw .versionConflict(key, current: current) }
         }
-        let query = obtainWrittenQuery(key)
+        let query = obtainWrittenQuery(key, now: now)
         let planned = try plan(write, for: query)
         let time = updatedAt ?? now
         let refused =

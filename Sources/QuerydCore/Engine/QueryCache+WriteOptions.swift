@@ -34,10 +34,16 @@ extension QueryCache {
     /// for: key, defaultRetry: 3)`, boxed, from the cache when a key with the same deciding prefix
     /// was written since the defaults last changed.
     func writeOptions(for key: QueryKey) -> SharedOptions {
+        // Set only while no prefix decides anything (`invalidate` clears it with `decidingCount`).
+        if let options = writeOptionsCache.forEveryKey { return options }
+        return decidedWriteOptions(for: key)
+    }
+
+    /// `writeOptions(for:)` when they are not the same for every key, or not known yet.
+    private func decidedWriteOptions(for key: QueryKey) -> SharedOptions {
         let resolved = { self.share(self.resolve(QueryOptions(), for: key, defaultRetry: 3)) }
         let decidingCount = writeOptionsCache.decidingCount ?? startWriteOptionsCache()
         if decidingCount == 0 {
-            if let options = writeOptionsCache.forEveryKey { return options }
             let options = resolved()
             writeOptionsCache.forEveryKey = options
             return options

@@ -85,8 +85,10 @@ public final class QueryCache {
     var sweepGraveyard: [Query]?
     /// While a filter sweep searches for its matches, the queries created since it began, which
     /// it leaves out (see `FilterMatches`); nil otherwise. Their addresses stay theirs meanwhile:
-    /// a query that leaves the cache is held in `sweepGraveyard`.
-    var sweepNewcomers: Set<UnsafeMutableRawPointer>?
+    /// a query that leaves the cache is held in `sweepGraveyard`. Read for every query created; no
+    /// access spans a call that could reach it again (inserting hashes an address), so accesses
+    /// are not checked for exclusivity.
+    @exclusivity(unchecked) var sweepNewcomers: Set<UnsafeMutableRawPointer>?
     var lastSweepID = 0
     /// The most entries a sweep handles per `continueSweeps()` (and a filter call at once):
     /// a slice of a few hundred microseconds.
@@ -147,7 +149,7 @@ public final class QueryCache {
 
     /// The query for `key`, created (with `options`' initial data) when absent.
     func obtainQuery(_ key: QueryKey, options: ResolvedOptions) -> Query {
-        let (query, added) = queries.element(for: key) { makeQuery(key, options: share(options)) }
+        let (query, added) = queries.element(for: key) { makeQuery(key, options: share(options), now: now) }
         if added {
             report(.queryAdded(query))
         } else {
@@ -156,10 +158,11 @@ public final class QueryCache {
         return query
     }
 
-    /// The query for `key` as a write finds or creates it, with `writeOptions(for:)`.
-    func obtainWrittenQuery(_ key: QueryKey) -> Query {
+    /// The query for `key` as a write at `now` (the clock's time) finds or creates it, with
+    /// `writeOptions(for:)`.
+    func obtainWrittenQuery(_ key: QueryKey, now: Int64) -> Query {
         let options = writeOptions(for: key)
-        let (query, added) = queries.element(for: key) { makeQuery(key, options: options) }
+        let (query, added) = queries.element(for: key) { makeQuery(key, options: options, now: now) }
         if added {
             report(.queryAdded(query))
         } else {
@@ -178,8 +181,9 @@ public final class QueryCache {
         }
     }
 
-    /// A new query for `key` (not cached) with `options`, to add to the cache.
-    private func makeQuery(_ key: QueryKey, options: SharedOptions) -> Query {
+    /// A new query for `key` (not cached) with `options`, made at `now` (the clock's time), to add
+    /// to the cache.
+    private func makeQuery(_ key: QueryKey, options: SharedOptions, now: Int64) -> Query {
         let query = Query(key: key.compacted, options: options, now: now)
         query.continueVersion(after: retiredVersion)
         sweepNewcomers?.insert(Unmanaged.passUnretained(query).toOpaque())

@@ -124,10 +124,21 @@ public final class Query: DeadlineMember, QueryIndexElement {
     /// `succeeded` action as a written value, with the bytes stored as they are, so the data is not
     /// parsed or encoded here.
     func reduceManualWrite(encodedData bytes: UnsafeRawBufferPointer, parsed: JSONValue?, at time: Int64) {
-        // The `succeeded` action sets every field regardless of the data before.
-        var state = stateWithoutData
-        state.reduce(.succeeded(data: .null, at: time, fetched: false, pageLinks: nil))
-        storeFields(of: state)
+        if activity?.extras == nil {
+            // What reducing `succeeded(fetched: false)` does to a state without extras, field by
+            // field, without assembling the state (most writes; ManualWriteReducerTests checks it
+            // against the reducer).
+            version += 1
+            status = .success
+            isInvalidated = false
+            dataUpdatedAt = time
+            dataUpdateCount += 1
+        } else {
+            // The `succeeded` action sets every field regardless of the data before.
+            var state = stateWithoutData
+            state.reduce(.succeeded(data: .null, at: time, fetched: false, pageLinks: nil))
+            storeFields(of: state)
+        }
         storeData(encoded: bytes, parsed: parsed)
         settleActivity()
     }
@@ -181,6 +192,16 @@ public final class Query: DeadlineMember, QueryIndexElement {
             yield &activity.subscriptions
         }
     }
+
+    /// Whether no subscription observes the query and no fetch of it runs, so garbage collection
+    /// may remove it; read without making an array of the subscriptions.
+    var isCollectable: Bool {
+        guard let activity else { return true }
+        return activity.subscriptions.isEmpty && activity.run == nil
+    }
+
+    /// Whether a subscription observes the query; read without making an array of them.
+    var hasSubscriptions: Bool { activity.map { !$0.subscriptions.isEmpty } ?? false }
 
     /// The fetch in flight, if any.
     var run: FetchRun? {

@@ -41,9 +41,21 @@ struct DeadlineBuckets<Member: DeadlineMember> {
         var taken = 0
         var timer: TimerHandle?
 
-        init(_ member: Member, deadline: Int64) {
+        /// A bucket of `member`, with room for `expected` members (the size the bucket before it
+        /// grew to: deadlines one after another get about as many members).
+        init(_ member: Member, deadline: Int64, expected: Int) {
             self.deadline = deadline
-            members = [.passRetained(member)]
+            members = []
+            members.reserveCapacity(expected)
+            members.append(.passRetained(member))
+        }
+
+        /// Makes `member`, whose bucket is numbered `number`, wait here after the rest.
+        func append(_ member: Member, number: UInt32) {
+            member.bucketNumber = number
+            member.bucketSlot = UInt32(members.count)
+            members.append(.passRetained(member))
+            live += 1
         }
 
         deinit {
@@ -57,6 +69,10 @@ struct DeadlineBuckets<Member: DeadlineMember> {
     private var numbersByDeadline: [Int64: UInt32] = [:]
     /// The bucket made last: the one still growing while the clock stays on its millisecond.
     private var newestNumber: UInt32 = 0
+    /// The bucket numbered `newestNumber` while it is in `buckets` (nil otherwise), unretained:
+    /// `buckets` keeps it, and `release` clears this when it leaves there. Most adds go to it, so
+    /// they reach it without an array lookup or reference counting.
+    private var newest: Unmanaged<Bucket>?
 
     /// Creates an empty set of buckets.
     init() {}
@@ -73,16 +89,20 @@ struct DeadlineBuckets<Member: DeadlineMember> {
     /// any deadline it waited for. Returns true when `deadline` is new: the caller must then
     /// schedule a timer for it and hand it over with `setTimer(_:for:)`.
     mutating func add(_ member: Member, at deadline: Int64) -> Bool {
-        cancel(member)
-        if let number = number(of: deadline), let bucket = buckets[Int(number) - 1] {
-            member.bucketNumber = number
-            member.bucketSlot = UInt32(bucket.members.count)
-            bucket.members.append(.passRetained(member))
-            bucket.live += 1
+        if member.bucketNumber != 0 { cancel(member) }
+        // Members added one after another mostly share their deadline: the newest bucket's.
+        if let newest, newest._withUnsafeGuaranteedRef({ $0.deadline == deadline }) {
+            let number = newestNumber
+            newest._withUnsafeGuaranteedRef { $0.append(member, number: number) }
             return false
         }
+        if let number = numbersByDeadline[deadline], let bucket = buckets[Int(number) - 1] {
+            bucket.append(member, number: number)
+            return false
+        }
+        let expected = newest?._withUnsafeGuaranteedRef { min($0.members.count, Self.mostReserved) } ?? 1
         trimNewestBucket()
-        let bucket = Bucket(member, deadline: deadline)
+        let bucket = Bucket(member, deadline: deadline, expected: expected)
         let number: UInt32
         if let free = freeNumbers.popLast() {
             number = free
@@ -93,28 +113,23 @@ struct DeadlineBuckets<Member: DeadlineMember> {
         }
         numbersByDeadline[deadline] = number
         newestNumber = number
+        newest = Unmanaged.passUnretained(bucket)
         member.bucketNumber = number
         member.bucketSlot = 0
         return true
     }
 
-    /// The number of the bucket of `deadline`, if any: found without a lookup when it is the newest
-    /// (members added one after another mostly share their deadline).
-    private func number(of deadline: Int64) -> UInt32? {
-        if newestNumber != 0, let newest = buckets[Int(newestNumber) - 1], newest.deadline == deadline {
-            return newestNumber
-        }
-        return numbersByDeadline[deadline]
-    }
+    /// The most room a new bucket sets aside ahead (see `Bucket.init`).
+    private static var mostReserved: Int { 1 << 16 }
 
     /// Gives back the spare capacity of the bucket made last, now that a newer deadline has its
     /// own: deadlines mostly grow with the clock, so it rarely grows again, and an array that
     /// doubled as it filled is a quarter empty on average (at a million waiting queries, ~3 MB).
     private func trimNewestBucket() {
-        guard newestNumber != 0, let bucket = buckets[Int(newestNumber) - 1],
-            bucket.members.capacity > bucket.members.count + 8
-        else { return }
-        bucket.members = bucket.members.withUnsafeBufferPointer { Array($0) }
+        newest?._withUnsafeGuaranteedRef { bucket in
+            guard bucket.members.capacity > bucket.members.count + 8 else { return }
+            bucket.members = bucket.members.withUnsafeBufferPointer { Array($0) }
+        }
     }
 
     /// Records the timer that fires the bucket of `deadline`, so that it can be cancelled.
@@ -144,6 +159,10 @@ struct DeadlineBuckets<Member: DeadlineMember> {
 
     /// Frees a bucket's number for reuse (its entries go with the bucket object).
     private mutating func release(_ number: UInt32, deadline: Int64) {
+        if number == newestNumber {
+            newestNumber = 0
+            newest = nil
+        }
         numbersByDeadline[deadline] = nil
         buckets[Int(number) - 1] = nil
         freeNumbers.append(number)

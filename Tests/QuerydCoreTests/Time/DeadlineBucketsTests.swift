@@ -104,6 +104,25 @@ private final class Buckets {
         #expect(buckets.bucketCount == 0)
     }
 
+    @Test func theNewestBucketEmptiedAndItsNumberReusedIsNotAddedToAgain() {
+        let buckets = Buckets()
+        let a = Waiter("a")
+        let b = Waiter("b")
+        let c = Waiter("c")
+        #expect(buckets.add(a, at: 100))
+        #expect(buckets.add(b, at: 200))
+        // The newest bucket (200) empties; its number goes to a new bucket of an older deadline.
+        buckets.cancel(b)
+        #expect(buckets.add(c, at: 50))
+        // Deadline 200 has no bucket any more: adding to it makes one (a timer to schedule).
+        #expect(buckets.add(b, at: 200))
+        #expect(!buckets.add(a, at: 200))
+        #expect(buckets.takeDue(50).map(\.name) == ["c"])
+        #expect(buckets.takeDue(100).isEmpty)
+        #expect(buckets.takeDue(200).map(\.name) == ["b", "a"])
+        #expect(buckets.bucketCount == 0)
+    }
+
     @Test func reAddingToTheSameDeadlineMovesTheMemberToTheEnd() {
         let buckets = Buckets()
         let a = Waiter("a")
