@@ -65,7 +65,7 @@ extension JSONValue {
                     (base + last).initialize(to: (base + last - 1).move())
                     last -= 1
                 }
-                (base + at).initialize(to: member)
+                (base + at).initialize(to: consume member)
                 count += 1
             }
             for index in 0..<count { (base + index).move().write(into: &buffer, first: index == 0) }

@@ -51,10 +51,17 @@ extension QueryCache {
     }
 
     /// The query-level state after a write of `data` (as `state(of:)` gives it), as a view of its
-    /// own for callers that keep it (the reply is written from the query's encoding).
+    /// own for callers that keep it (the reply is written from the query's encoding). Read from
+    /// the query's fields: assembling its `QueryState` for `stateView` would copy them once more.
     func writtenState(of query: Query, data: JSONValue) -> QueryResult {
-        stateView(
-            of: query, state: query.stateWithoutData, data: data,
-            isStale: query.isStale(staleTime: .milliseconds(0), now: now), encodedData: query.encodedData)
+        let extras = query.extras
+        return QueryResult(
+            key: query.key, status: query.status, fetchStatus: query.fetchStatus, data: data,
+            dataUpdatedAt: query.dataUpdatedAt, dataUpdateCount: query.dataUpdateCount, error: extras?.fields.error,
+            errorUpdatedAt: extras?.fields.errorUpdatedAt ?? 0, errorUpdateCount: extras?.fields.errorUpdateCount ?? 0,
+            failureCount: extras?.fields.failureCount ?? 0, failureReason: extras?.fields.failureReason,
+            isInvalidated: query.isInvalidated, isStale: query.isStale(staleTime: .milliseconds(0), now: now),
+            isPlaceholderData: false, version: query.version, observers: nil, infinite: nil,
+            encodedData: query.encodedData, dataVersion: query.dataVersion, encodedEpoch: epoch.encoded)
     }
 }
