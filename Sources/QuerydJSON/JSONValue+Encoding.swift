@@ -96,7 +96,8 @@ extension JSONValue {
 }
 
 /// An object member being written in canonical order, with the first eight bytes of its name's
-/// UTF-8 (zero-padded, big-endian) so most comparisons are one integer comparison.
+/// UTF-8 (zero-padded, big-endian) so most comparisons are one integer comparison, and a short
+/// name (most are) is written from them without reading the String again.
 private struct SortedMember {
     /// The most members sorted in stack memory; larger objects sort a heap array.
     static let stackLimit = 16
@@ -104,11 +105,14 @@ private struct SortedMember {
     let name: String
     let value: JSONValue
     let leadingBytes: UInt64
+    /// The name's length when it has at most eight bytes and none needs escaping (they are then
+    /// all in `leadingBytes`), else -1.
+    let shortPlainLength: Int
 
     init(name: consuming String, value: consuming JSONValue) {
+        (leadingBytes, shortPlainLength) = JSONWriter.leadingBytes(of: name)
         self.name = name
         self.value = value
-        leadingBytes = JSONWriter.leadingBytes(of: name)
     }
 
     /// True when this member's name sorts before `other`'s by UTF-8 bytes. Equal leading words
@@ -128,8 +132,12 @@ private struct SortedMember {
     /// Appends `,` unless `first`, then `"name":value`.
     func write(into buffer: inout StagedBytes, first: Bool) {
         if !first { buffer.put(UInt8(ascii: ",")) }
-        buffer.putString(name)
-        buffer.put(UInt8(ascii: ":"))
+        if shortPlainLength >= 0 {
+            buffer.putShortPlainName(leadingBytes.byteSwapped, length: shortPlainLength)
+        } else {
+            buffer.putString(name)
+            buffer.put(UInt8(ascii: ":"))
+        }
         value.write(into: &buffer)
     }
 }
@@ -186,8 +194,9 @@ public enum JSONWriter {
     }
 
     /// The first eight UTF-8 bytes of `s` as a big-endian integer, zero-padded when shorter, so
-    /// comparing two of them compares those bytes in order.
-    static func leadingBytes(of s: String) -> UInt64 {
+    /// comparing two of them compares those bytes in order; and the length of `s` when it has at
+    /// most eight bytes and none needs escaping (see `PlainBytes`), else -1.
+    static func leadingBytes(of s: String) -> (UInt64, shortPlainLength: Int) {
         if let word = s.utf8.withContiguousStorageIfAvailable({ leadingBytes(of: $0) }) { return word }
         var copy = s
         return copy.withUTF8 { leadingBytes(of: $0) }
@@ -195,12 +204,18 @@ public enum JSONWriter {
 
     /// `leadingBytes(of:)` of the bytes `utf8`.
     @inline(__always)
-    private static func leadingBytes(of utf8: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    private static func leadingBytes(of utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, shortPlainLength: Int) {
         // Safety: the loads read bytes 0..<min(count, 8) of `utf8`.
-        guard let start = utf8.baseAddress, !utf8.isEmpty else { return 0 }
-        if utf8.count >= 8 { return UInt64(bigEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)) }
-        // Byte 0 in the low bits, so swapped it is the high byte.
-        return PlainBytes.shortWord(start, count: utf8.count, filling: 0).byteSwapped
+        guard let start = utf8.baseAddress, !utf8.isEmpty else { return (0, 0) }
+        let length = utf8.count
+        if length >= 8 {
+            let word = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
+            return (UInt64(bigEndian: word), length == 8 && PlainBytes.isPlainWord(word) ? 8 : -1)
+        }
+        // Byte 0 in the low bits, so swapped it is the high byte; padded with spaces (plain) for the check.
+        let word = PlainBytes.shortWord(start, count: length, filling: 0)
+        let padded = word | (PlainBytes.ones &* 0x20) &<< (length &* 8)
+        return (word.byteSwapped, PlainBytes.isPlainWord(padded) ? length : -1)
     }
 
     /// True when the UTF-8 bytes of `a` sort before those of `b` (the canonical member order).

@@ -145,6 +145,19 @@ struct StagedBytes: ByteOutput {
         return length
     }
 
+    /// Puts `"`, the `length` (at most eight) bytes of `word` (byte `i` in bits `8i..<8i+8`), `"`
+    /// and `:`: a member name none of whose bytes needs escaping.
+    mutating func putShortPlainName(_ word: UInt64, length: Int) {
+        if 11 > Self.stagingCapacity &- count { flush() }
+        // Safety: the eleven bytes from `count` are within the staging buffer (checked above);
+        // those after the name's are overwritten later.
+        let target = UnsafeMutableRawPointer(staging + count)
+        target.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        target.storeBytes(of: word.littleEndian, toByteOffset: 1, as: UInt64.self)
+        target.storeBytes(of: UInt16(0x3A22).littleEndian, toByteOffset: length &+ 1, as: UInt16.self)
+        count &+= length &+ 3
+    }
+
     /// Puts the decimal digits of `value`.
     mutating func putInteger(_ value: Int64) {
         if 20 > Self.stagingCapacity &- count { flush() }
