@@ -7,23 +7,18 @@ enum PlainBytes {
     static let ones: UInt64 = 0x0101_0101_0101_0101
 
     /// True when none of the eight bytes in `word` is '"', '\\', a control character (< 0x20) or
-    /// non-ASCII (>= 0x80).
+    /// non-ASCII (>= 0x80). Classic SWAR tests, independent of byte order: `(x - 0x01…) & ~x` has a
+    /// high bit set in some byte exactly when some byte of `x` is zero, and `x - 0x20…` sets one
+    /// for a byte below 0x20 once bytes with their own high bit set are ruled out by `| word`.
     @inline(__always)
-    static func isPlainWord(_ word: UInt64) -> Bool { specialBits(word) == 0 }
-
-    /// Zero exactly when `isPlainWord(word)`; the results of several words can be ORed and tested
-    /// once. Classic SWAR tests, independent of byte order: `(x - 0x01…) & ~x` has a high bit set
-    /// in some byte exactly when some byte of `x` is zero, and `x - 0x20…` sets one for a byte
-    /// below 0x20 once bytes with their own high bit set are ruled out by `| word`.
-    @inline(__always)
-    static func specialBits(_ word: UInt64) -> UInt64 {
+    static func isPlainWord(_ word: UInt64) -> Bool {
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)
         let hasQuote = (quote &- ones) & ~quote
         let hasBackslash = (backslash &- ones) & ~backslash
         let hasControl = word &- (ones &* 0x20)
-        return (hasQuote | hasBackslash | hasControl | word) & highs
+        return (hasQuote | hasBackslash | hasControl | word) & highs == 0
     }
 
     /// The `count` bytes (fewer than eight) at `source` as a word holding byte `i` in bits
