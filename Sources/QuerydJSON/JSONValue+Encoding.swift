@@ -15,9 +15,13 @@ extension JSONValue {
         case .bool(let flag):
             buffer.put(flag ? "true" : "false")
         case .number(let number):
-            JSONWriter.writeNumber(number, into: &buffer)
+            if case .int(let value) = number.storage {
+                buffer.putInteger(value)
+            } else {
+                JSONWriter.writeNumber(number, into: &buffer)
+            }
         case .string(let text):
-            JSONWriter.writeString(text, into: &buffer)
+            buffer.putString(text)
         case .array(let items):
             buffer.put(UInt8(ascii: "["))
             var first = true
@@ -55,11 +59,26 @@ extension JSONValue {
                 let member = SortedMember(name: name, value: value)
                 var at = count
                 while at > 0, member.precedes(base + (at - 1)) { at -= 1 }
-                (base + at + 1).moveInitialize(from: base + at, count: count - at)
-                (base + at).initialize(to: member)
+                // One at a time: a few moves of a small struct, no call to memmove.
+                var last = count
+                while last > at {
+                    (base + last).initialize(to: (base + last - 1).move())
+                    last -= 1
+                }
+                (base + at).initialize(to: consume member)
                 count += 1
             }
             for index in 0..<count { (base + index).move().write(into: &buffer, first: index == 0) }
+        }
+    }
+
+    /// Calls `body` with the canonical compact encoding of this value, valid only during the call:
+    /// in stack memory when it is short (no allocation), else in an array made for it. (Not
+    /// generic: across modules a generic result would be handled unspecialized, at some cost.)
+    public func withEncoding(_ body: (UnsafeRawBufferPointer) -> Void) {
+        StagedBytes.withStaging { staged in
+            write(into: &staged)
+            staged.withBytes(body)
         }
     }
 
@@ -77,7 +96,8 @@ extension JSONValue {
 }
 
 /// An object member being written in canonical order, with the first eight bytes of its name's
-/// UTF-8 (zero-padded, big-endian) so most comparisons are one integer comparison.
+/// UTF-8 (zero-padded, big-endian) so most comparisons are one integer comparison, and a short
+/// name (most are) is written from them without reading the String again.
 private struct SortedMember {
     /// The most members sorted in stack memory; larger objects sort a heap array.
     static let stackLimit = 16
@@ -85,11 +105,14 @@ private struct SortedMember {
     let name: String
     let value: JSONValue
     let leadingBytes: UInt64
+    /// The name's length when it has at most eight bytes and none needs escaping (they are then
+    /// all in `leadingBytes`), else -1.
+    let shortPlainLength: Int
 
     init(name: consuming String, value: consuming JSONValue) {
+        (leadingBytes, shortPlainLength) = JSONWriter.leadingBytes(of: name)
         self.name = name
         self.value = value
-        leadingBytes = JSONWriter.leadingBytes(of: name)
     }
 
     /// True when this member's name sorts before `other`'s by UTF-8 bytes. Equal leading words
@@ -109,8 +132,12 @@ private struct SortedMember {
     /// Appends `,` unless `first`, then `"name":value`.
     func write(into buffer: inout StagedBytes, first: Bool) {
         if !first { buffer.put(UInt8(ascii: ",")) }
-        JSONWriter.writeString(name, into: &buffer)
-        buffer.put(UInt8(ascii: ":"))
+        if shortPlainLength >= 0 {
+            buffer.putShortPlainName(leadingBytes.byteSwapped, length: shortPlainLength)
+        } else {
+            buffer.putString(name)
+            buffer.put(UInt8(ascii: ":"))
+        }
         value.write(into: &buffer)
     }
 }
@@ -131,11 +158,15 @@ public enum JSONWriter {
     /// `writeString(_:to:)` into any byte output.
     static func writeString(_ s: String, into buffer: inout some ByteOutput) {
         let written: Void? = s.utf8.withContiguousStorageIfAvailable { utf8 in
-            writeStringBytes(utf8, to: &buffer)
+            buffer.put(UInt8(ascii: "\""))
+            writeEscaped(utf8, from: 0, to: &buffer)
         }
         if written == nil {
             var copy = s
-            copy.withUTF8 { utf8 in writeStringBytes(utf8, to: &buffer) }
+            copy.withUTF8 { utf8 in
+                buffer.put(UInt8(ascii: "\""))
+                writeEscaped(utf8, from: 0, to: &buffer)
+            }
         }
     }
 
@@ -163,16 +194,28 @@ public enum JSONWriter {
     }
 
     /// The first eight UTF-8 bytes of `s` as a big-endian integer, zero-padded when shorter, so
-    /// comparing two of them compares those bytes in order.
-    static func leadingBytes(of s: String) -> UInt64 {
+    /// comparing two of them compares those bytes in order; and the length of `s` when it has at
+    /// most eight bytes and none needs escaping (see `PlainBytes`), else -1.
+    static func leadingBytes(of s: String) -> (UInt64, shortPlainLength: Int) {
+        if let word = s.utf8.withContiguousStorageIfAvailable({ leadingBytes(of: $0) }) { return word }
         var copy = s
-        return copy.withUTF8 { utf8 in
-            // Safety: the load reads bytes 0..<8, within `utf8` when it has eight or more.
-            if utf8.count >= 8 {
-                return UInt64(bigEndian: UnsafeRawPointer(utf8.baseAddress!).loadUnaligned(as: UInt64.self))
-            }
-            return UInt64(bigEndian: word(utf8, filling: 0))
+        return copy.withUTF8 { leadingBytes(of: $0) }
+    }
+
+    /// `leadingBytes(of:)` of the bytes `utf8`.
+    @inline(__always)
+    private static func leadingBytes(of utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, shortPlainLength: Int) {
+        // Safety: the loads read bytes 0..<min(count, 8) of `utf8`.
+        guard let start = utf8.baseAddress, !utf8.isEmpty else { return (0, 0) }
+        let length = utf8.count
+        if length >= 8 {
+            let word = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
+            return (UInt64(bigEndian: word), length == 8 && PlainBytes.isPlainWord(word) ? 8 : -1)
         }
+        // Byte 0 in the low bits, so swapped it is the high byte; padded with spaces (plain) for the check.
+        let word = PlainBytes.shortWord(start, count: length, filling: 0)
+        let padded = word | (PlainBytes.ones &* 0x20) &<< (length &* 8)
+        return (word.byteSwapped, PlainBytes.isPlainWord(padded) ? length : -1)
     }
 
     /// True when the UTF-8 bytes of `a` sort before those of `b` (the canonical member order).
@@ -188,15 +231,6 @@ public enum JSONWriter {
         }
         if case .some(.some(let precedes)) = result { return precedes }
         return a.utf8.lexicographicallyPrecedes(b.utf8)
-    }
-
-    /// The bytes of `utf8` (fewer than eight) loaded into a word whose other bytes are `filler`.
-    @inline(__always)
-    private static func word(_ utf8: UnsafeBufferPointer<UInt8>, filling filler: UInt8) -> UInt64 {
-        var word = UInt64(filler) &* 0x0101_0101_0101_0101
-        // Safety: fewer than eight bytes are copied into the eight of `word`.
-        withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
-        return word
     }
 
     /// Appends the decimal digits of `value` (no allocation).
@@ -273,10 +307,11 @@ public enum JSONWriter {
     private static let digitPairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    private static func writeStringBytes(_ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout some ByteOutput) {
-        buffer.put(UInt8(ascii: "\""))
-        var runStart = 0
-        var index = 0
+    /// Puts the bytes of `utf8` from `start` escaped, and the closing quote (the opening one and
+    /// the bytes before `start`, which need no escaping, are put already).
+    static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int, to buffer: inout some ByteOutput) {
+        var runStart = start
+        var index = start
         let count = utf8.count
         var tailChecked = false
         while index < count {
@@ -289,7 +324,10 @@ public enum JSONWriter {
                 }
             } else if !tailChecked {
                 tailChecked = true
-                if PlainBytes.isPlainWord(word(UnsafeBufferPointer(rebasing: utf8[index...]), filling: 0x20)) {
+                // Safety: `shortWord` reads the `count - index` (fewer than eight) bytes left.
+                if PlainBytes.isPlainWord(
+                    PlainBytes.shortWord(utf8.baseAddress! + index, count: count - index, filling: 0x20))
+                {
                     index = count
                     continue
                 }
@@ -342,5 +380,23 @@ public enum JSONWriter {
         }
         buffer.put(UInt8(ascii: "\\"))
         buffer.put(short)
+    }
+}
+
+extension StagedBytes {
+    /// Puts `s` as a JSON string literal, escaped as `JSONWriter.writeString(_:to:)` does: plain
+    /// strings (most) are copied a word at a time as they are checked.
+    mutating func putString(_ s: String) {
+        let written: Void? = s.utf8.withContiguousStorageIfAvailable { putString(utf8: $0) }
+        if written == nil {
+            var copy = s
+            copy.withUTF8 { putString(utf8: $0) }
+        }
+    }
+
+    /// `putString(_:)` of the bytes `utf8`.
+    private mutating func putString(utf8: UnsafeBufferPointer<UInt8>) {
+        let plain = putQuotedPlainPrefix(utf8)
+        if plain < utf8.count { JSONWriter.writeEscaped(utf8, from: plain, to: &self) }
     }
 }

@@ -1,7 +1,8 @@
 // The canonical encoder against a plain reference encoding (members sorted with
 // `Array.lexicographicallyPrecedes` on UTF-8, every byte escaped one at a time), over objects
-// small and large (both sides of the in-stack sort), shared name prefixes, escapes, and output
-// longer than the encoder's staging buffer.
+// small and large (both sides of the in-stack sort), shared name prefixes, escapes, strings of
+// every short length with a byte needing escaping at every place (the word-at-a-time copy), and
+// output longer than the encoder's staging buffer, through both `encoded` and `withEncoding`.
 
 import QuerydJSON
 import Testing
@@ -118,10 +119,50 @@ struct EncodingReferenceTests {
         }
     }
 
+    /// Expects `value`'s encoding, as an array and as `withEncoding` gives it, to be the reference.
+    static func expectReference(_ value: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) {
+        let expected = reference(value)
+        #expect(value.encodedString == expected, sourceLocation: sourceLocation)
+        var given: [UInt8] = []
+        value.withEncoding { given = Array($0) }
+        #expect(String(decoding: given, as: UTF8.self) == expected, sourceLocation: sourceLocation)
+    }
+
+    @Test func stringsOfEveryShortLengthMatchTheReference() {
+        let specials = ["\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{7F}", "é", "€", "😀", "\u{2028}", "\u{2029}"]
+        for length in 0...40 {
+            let plain = (0..<length).map { String(UnicodeScalar(UInt8(0x61 + $0 % 26))) }
+            Self.expectReference(.string(plain.joined()))
+            Self.expectReference(.object([plain.joined(): .string(plain.joined())]))
+            for place in plain.indices {
+                for special in specials {
+                    var text = plain
+                    text[place] = special
+                    Self.expectReference(.string(text.joined()))
+                    Self.expectReference(.object([text.joined(): true, plain.joined(): false]))
+                }
+            }
+        }
+    }
+
+    @Test func stringsAcrossTheStagingBoundaryMatchTheReference() {
+        // A first string fills the staging buffer (512 bytes) to every level near full; the second
+        // then fits, needs a flush first, or is longer than the buffer.
+        for fill in stride(from: 470, through: 520, by: 1) {
+            for length in [0, 1, 5, 8, 13, 30, 500, 501, 502, 503, 510, 511, 512, 513, 1200] {
+                let value: JSONValue = [
+                    .string(String(repeating: "f", count: fill)), .string(String(repeating: "s", count: length)),
+                    .string(String(repeating: "é", count: length / 2)), .number(JSONNumber(Int64.min)),
+                ]
+                Self.expectReference(value)
+            }
+        }
+    }
+
     @Test func outputLongerThanTheStagingBufferIsWhole() {
         let long = String(repeating: "abc\"\u{2028}\n", count: 400)
         let value: JSONValue = ["b": .string(long), "a": .array((0..<300).map { .number(JSONNumber($0)) }), "c": "end"]
-        #expect(value.encodedString == Self.reference(value))
+        Self.expectReference(value)
         var buffer = Array(repeating: UInt8(ascii: "."), count: 1000)
         value.write(to: &buffer)
         #expect(String(decoding: buffer, as: UTF8.self) == String(repeating: ".", count: 1000) + Self.reference(value))

@@ -52,28 +52,18 @@ extension QueryCache {
         return nil
     }
 
-    /// Calls `body` with the canonical encoding of `value`, written into the cache's scratch
-    /// buffer (so a write allocates no buffer of its own, and one that grows only while it is
-    /// longer than any written before).
-    func withEncoding<R>(of value: JSONValue, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        var buffer: [UInt8] = []
-        swap(&buffer, &encodingScratch)
-        buffer.removeAll(keepingCapacity: true)
-        value.write(to: &buffer)
-        let result = buffer.withUnsafeBytes(body)
-        // A buffer made for an unusually long value is not kept.
-        if buffer.capacity <= Self.encodingScratchCapacity { swap(&buffer, &encodingScratch) }
-        return result
-    }
-
-    /// The most bytes the scratch buffer of `withEncoding` keeps between writes.
-    static let encodingScratchCapacity = 64 * 1024
-
     /// The query-level state after a write of `data` (as `state(of:)` gives it), as a view of its
-    /// own for callers that keep it (the reply is written from the query's encoding).
+    /// own for callers that keep it (the reply is written from the query's encoding). Read from
+    /// the query's fields: assembling its `QueryState` for `stateView` would copy them once more.
     func writtenState(of query: Query, data: JSONValue) -> QueryResult {
-        stateView(
-            of: query, state: query.stateWithoutData, data: data,
-            isStale: query.isStale(staleTime: .milliseconds(0), now: now), encodedData: query.encodedData)
+        let extras = query.extras
+        return QueryResult(
+            key: query.key, status: query.status, fetchStatus: query.fetchStatus, data: data,
+            dataUpdatedAt: query.dataUpdatedAt, dataUpdateCount: query.dataUpdateCount, error: extras?.fields.error,
+            errorUpdatedAt: extras?.fields.errorUpdatedAt ?? 0, errorUpdateCount: extras?.fields.errorUpdateCount ?? 0,
+            failureCount: extras?.fields.failureCount ?? 0, failureReason: extras?.fields.failureReason,
+            isInvalidated: query.isInvalidated, isStale: query.isStale(staleTime: .milliseconds(0), now: now),
+            isPlaceholderData: false, version: query.version, observers: nil, infinite: nil,
+            encodedData: query.encodedData, dataVersion: query.dataVersion, encodedEpoch: epoch.encoded)
     }
 }

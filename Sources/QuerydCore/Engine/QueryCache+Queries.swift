@@ -80,12 +80,12 @@ extension QueryCache {
         let query = obtainWrittenQuery(key, now: now)
         let planned = try plan(write, for: query)
         let time = updatedAt ?? now
-        let refused =
-            if query.kind == .infinite {
-                apply(planned, to: query, at: time)
-            } else {
-                withEncoding(of: planned.data) { storeWrite(encoded: $0, parsed: planned.data, to: query, at: time) }
-            }
+        var refused: Int?
+        if query.kind == .infinite {
+            refused = apply(planned, to: query, at: time)
+        } else {
+            planned.data.withEncoding { refused = storeWrite(encoded: $0, parsed: planned.data, to: query, at: time) }
+        }
         collectWhenUnused(query, restart: false)
         if let refused {
             query.dropParsedDataIfUnused()

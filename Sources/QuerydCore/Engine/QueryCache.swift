@@ -61,8 +61,6 @@ public final class QueryCache {
     /// every write; no access spans a call that could reach it again (the buckets call nothing
     /// outside themselves), so accesses are not checked for exclusivity.
     @exclusivity(unchecked) var gcBuckets = DeadlineBuckets<Query>()
-    /// Where writes encode their data (`withEncoding(of:_:)`); empty while one does.
-    var encodingScratch: [UInt8] = []
     /// The options box given to the last query created, reused while options stay equal.
     var recentOptions: SharedOptions?
     /// Set by `network.setOnline false`: no attempt starts.

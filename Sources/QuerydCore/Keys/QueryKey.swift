@@ -44,14 +44,28 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
         guard case .array(let elements) = value, !elements.isEmpty else {
             throw QueryKeyError(message: "query key must be a non-empty JSON array")
         }
-        self.init(lookingUp: QueryKey.canonicalBytes(elements))
+        self.init(canonicalOf: elements)
     }
 
     /// Creates a key from its elements.
     /// - Precondition: `elements` is not empty.
     public init(elements: [JSONValue]) {
         precondition(!elements.isEmpty, "query key must be a non-empty JSON array")
-        self.init(lookingUp: QueryKey.canonicalBytes(elements))
+        self.init(canonicalOf: elements)
+    }
+
+    /// A key from its elements (not empty): short keys of simple elements are written in place
+    /// with no allocation (see `inlineCanonicalBytes`), others into an array.
+    private init(canonicalOf elements: [JSONValue]) {
+        if let inline = QueryKey.inlineCanonicalBytes(elements) {
+            self.init(storage: .inline(inline))
+        } else {
+            self.init(lookingUp: QueryKey.canonicalBytes(elements))
+        }
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
     }
 
     /// A key from canonical bytes made by `writeCanonical` (a lookup key, or a stored copy). Long
@@ -74,8 +88,10 @@ public struct QueryKey: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private static func canonicalBytes(_ elements: [JSONValue]) -> [UInt8] {
+    /// The canonical bytes of `elements` in an array (room for most keys reserved at once).
+    static func canonicalBytes(_ elements: [JSONValue]) -> [UInt8] {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
         writeCanonical(elements, to: &bytes)
         return bytes
     }

@@ -87,6 +87,28 @@ private func bytes(of key: QueryKey) -> [UInt8] {
         }
     }
 
+    /// Keys made from elements in place (short keys of null, booleans, integers and plain ASCII
+    /// strings) have the bytes the array writer gives, and every other key falls back to it.
+    @Test func keysFromElementsHaveTheArrayWritersBytes() throws {
+        var cases: [[JSONValue]] = [
+            ["todos", 5, 12345], [nil, true, false, "x"], ["a", .number(JSONNumber(Int64.min))],
+            [.number(JSONNumber(Int64.max))], [1.5], [.number(JSONNumber(1e20))], ["é"], ["e\u{301}"],
+            ["\u{2028}"], [["b": 1, "a": 2]], [[1, 2]], ["", ""], [-1, 0, 10, 99, 100],
+            ["m", .number(JSONNumber(1_234_567_890_123_456_789))], [nil, nil, nil, nil, nil, nil],
+        ]
+        for byte in UInt8(0)..<0x80 { cases.append([.string("a" + String(UnicodeScalar(byte)) + "b"), 1]) }
+        for length in 0...30 {
+            cases.append([.string(String(repeating: "k", count: length))])
+            cases.append([.string(String(repeating: "k", count: length)), 7, true])
+            cases.append([.number(JSONNumber(Int64.min)), .string(String(repeating: "k", count: length))])
+        }
+        for elements in cases {
+            let key = QueryKey(elements: elements)
+            #expect(bytes(of: key) == QueryKey.canonicalBytes(elements), "\(elements)")
+            #expect(isInline(key) == (key.canonicalByteCount <= 23), "\(elements)")
+        }
+    }
+
     /// Equal JSON spelt differently gives one key, inline or not.
     @Test(arguments: [
         ([#"[{"b":1,"a":2}]"#, #"[{"a":2,"b":1}]"#, #"[{"a":2.0,"b":1e0}]"#], #"[{"a":2,"b":1}]"#),
