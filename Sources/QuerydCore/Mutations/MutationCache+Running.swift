@@ -85,7 +85,7 @@ extension MutationCache {
         mutation.phase = .settled
         dueInvalidations = []
         rollBackOptimisticWrites(of: mutation)
-        runDueInvalidations(except: [])
+        runDueInvalidations()
         mutation.state.status = .error
         mutation.state.error = failure.jsonValue
         mutation.state.failureCount = mutation.retryer.failures
@@ -128,12 +128,12 @@ extension MutationCache {
         }
     }
 
-    /// Runs the postponed invalidations that the settlement made due, once each, except for keys
-    /// the settling mutation has just invalidated itself.
-    private func runDueInvalidations(except done: Set<QueryKey>) {
+    /// Runs the postponed invalidations that a failed settlement made due, once each (a success
+    /// runs them through its `MutationInvalidationSweep`).
+    private func runDueInvalidations() {
         let due = dueInvalidations ?? []
         dueInvalidations = nil
-        var seen = done
+        var seen: Set<QueryKey> = []
         for key in due where seen.insert(key).inserted {
             if let query = queries.query(key) { queries.invalidate(query, refetchType: .active) }
         }
