@@ -6,6 +6,7 @@
 #   deep        the same fill with keys ["m",i,"v"]: N children of one trie node (queryd only)
 #   gc          (queryd --manual-clock) N unused queries reach gcTime in one `clock.advance`
 #   invalidate  `queries.invalidate` of the prefix ["m"] matching all N queries
+#   mutation    a mutation whose `invalidate` filter matches all N queries (`bench/mutinvalidate.py`)
 #   disconnect  a connection holding SUBSCRIPTIONS subscriptions (`bench/subscriber.py`) closes
 #   waiting     a fetcher registers while WAITING fetches wait for one (`bench/waiter.py`), then its
 #               connection closes with those WAITING attempts in flight (two lines)
@@ -19,7 +20,7 @@
 #   KEYS=5000000          queries to fill (use e.g. 1000000 for a quick run)
 #   VALUE_BYTES=100       bytes per value
 #   WINDOW=1024           requests the fill keeps in flight (bench/fill's --window)
-#   ROWS="fill deep gc invalidate disconnect waiting persist"   which rows to run
+#   ROWS="fill deep gc invalidate mutation disconnect waiting persist"   which rows to run
 #   SUBSCRIPTIONS=100000  subscriptions of the disconnect row
 #   WAITING=200000        paused fetches of the waiting row
 #   PERSIST_KEYS=100000   queries of the persist row
@@ -34,7 +35,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 KEYS=${KEYS:-5000000}
 VALUE_BYTES=${VALUE_BYTES:-100}
 WINDOW=${WINDOW:-1024}
-ROWS=${ROWS:-fill deep gc invalidate disconnect waiting persist}
+ROWS=${ROWS:-fill deep gc invalidate mutation disconnect waiting persist}
 SUBSCRIPTIONS=${SUBSCRIPTIONS:-100000}
 WAITING=${WAITING:-200000}
 PERSIST_KEYS=${PERSIST_KEYS:-100000}
@@ -176,6 +177,15 @@ for r in $ROWS; do
             >>"$TMP/table.md"
         stop_queryd
         ;;
+    mutation)
+        wait_idle
+        start_queryd
+        OUT=$(fill "$QUERYD_SOCK" queryd) || fail "fill failed: $OUT"
+        pinging "$QUERYD_SOCK" queryd "$QUERYD_PID" "${CLIENT_PIN[@]}" python3 "$HERE/mutinvalidate.py" "$QUERYD_SOCK"
+        row "a mutation's \`invalidate\` matching $(fmt_int "$KEYS")" queryd "—" \
+            "answered after $(field ms "$OUT") ms; $(stalls_of "$PING")" >>"$TMP/table.md"
+        stop_queryd
+        ;;
     disconnect)
         wait_idle
         start_queryd --max-subscriptions-per-connection "$SUBSCRIPTIONS"
@@ -209,7 +219,7 @@ for r in $ROWS; do
             "$(fmt_int "$(field rate "$OUT")")" "$(stalls_of "$PING")" >>"$TMP/table.md"
         stop_queryd
         ;;
-    *) fail "unknown row $r (fill, deep, gc, invalidate, disconnect, waiting, persist)" ;;
+    *) fail "unknown row $r (fill, deep, gc, invalidate, mutation, disconnect, waiting, persist)" ;;
     esac
 done
 cat "$TMP/table.md"

@@ -218,11 +218,16 @@ final class Daemon {
         }
     }
 
-    /// Runs due timers and a slice of the engine's sweeps, writes everything queued, and arms the
-    /// timer for the next deadline (or for now, while a sweep is pending).
+    /// Runs due timers, writes everything queued, runs a slice of the engine's sweeps and writes
+    /// what it queued, and arms the timer for the next deadline (or for now, while a sweep is pending).
     private func beforeSleep() {
         if !configuration.manualClock { server.runDueTimers() }
-        if server.hasPendingSweeps { server.continueSweeps() }
+        if server.hasPendingSweeps {
+            // What this turn's reads produced goes out before the slice: a reply waits for at most
+            // the slice under way when its request came, not for the next one too.
+            server.flush()
+            server.continueSweeps()
+        }
         server.flush()
         persistence?.endOfTurn()
         applyBackpressure()

@@ -10,6 +10,8 @@
 // share (`SortableMatch`), so the sort by key that follows compares numbers and reads a query's key
 // only on a tie: comparing keys themselves reads two queries scattered over the heap per move.
 
+import QuerydJSON
+
 /// The queries one filter matches, found a bounded amount of work at a time.
 struct FilterMatches {
     private let filter: QueryFilter
@@ -24,13 +26,7 @@ struct FilterMatches {
         self.filter = filter
         let prefix = filter.key ?? []
         cursor = QueryIndexCursor(prefix: prefix)
-        let scalars = prefix.prefix { element in
-            switch element {
-            case .array, .object: false
-            default: true
-            }
-        }
-        sharedBytes = scalars.isEmpty ? 1 : QueryKey(elements: Array(scalars)).canonicalByteCount - 1
+        sharedBytes = SortableMatch.sharedBytes(ofKeysUnder: prefix)
     }
 
     /// Whether every match has been found.
@@ -79,6 +75,18 @@ struct SortableMatch {
                 return head
             }
         }
+    }
+
+    /// How many leading canonical bytes every key matching `prefix` shares: those of the prefix's
+    /// leading scalar elements (equal scalars have equal canonical bytes), or the opening `[`.
+    static func sharedBytes(ofKeysUnder prefix: [JSONValue]) -> Int {
+        let scalars = prefix.prefix { element in
+            switch element {
+            case .array, .object: false
+            default: true
+            }
+        }
+        return scalars.isEmpty ? 1 : QueryKey(elements: Array(scalars)).canonicalByteCount - 1
     }
 
     /// Whether `a`'s key comes before `b`'s (`QueryKey`'s order), given keys that share their

@@ -43,14 +43,28 @@ extension MutationCache {
         return mutation.id
     }
 
-    /// Reports success: commits, writes the result, invalidates, then settles the caller.
+    /// Reports success: commits, writes the result, invalidates, then settles the caller. The
+    /// invalidations run at once, or in slices when a filter matches more than a slice of queries
+    /// (`MutationInvalidationSweep`, which settles the caller after the last).
     func succeed(_ mutation: Mutation, data: JSONValue) {
         mutation.phase = .settled
         dueInvalidations = []
         commitOptimisticWrites(of: mutation)
         writeResult(data, of: mutation)
-        let invalidated = invalidateAfterSuccess(mutation)
-        runDueInvalidations(except: invalidated)
+        let invalidations = MutationInvalidationSweep(mutation, data: data, in: self)
+        let doneAtOnce = invalidations.invalidateAtOnce(in: queries)
+        let due = dueInvalidations ?? []
+        dueInvalidations = nil
+        guard doneAtOnce else {
+            invalidations.continueAsSweep(due: due, in: queries)
+            return
+        }
+        invalidations.invalidateDue(due, in: queries)
+        settleSuccess(mutation, data: data)
+    }
+
+    /// The success after the invalidations: the state, its push, and the callers' answer.
+    func settleSuccess(_ mutation: Mutation, data: JSONValue) {
         mutation.state.status = .success
         mutation.state.data = data
         mutation.state.error = nil
@@ -71,7 +85,7 @@ extension MutationCache {
         mutation.phase = .settled
         dueInvalidations = []
         rollBackOptimisticWrites(of: mutation)
-        runDueInvalidations(except: [])
+        runDueInvalidations()
         mutation.state.status = .error
         mutation.state.error = failure.jsonValue
         mutation.state.failureCount = mutation.retryer.failures
@@ -114,28 +128,12 @@ extension MutationCache {
         }
     }
 
-    /// Starts the invalidations of a successful mutation. A query that another pending mutation
-    /// wrote optimistically is invalidated only once that mutation settles (B137), so a refetch
-    /// cannot overwrite the other mutation's optimistic data. Returns the keys invalidated now.
-    private func invalidateAfterSuccess(_ mutation: Mutation) -> Set<QueryKey> {
-        var seen: Set<QueryKey> = []
-        var invalidated: Set<QueryKey> = []
-        for filter in mutation.options.invalidate {
-            for query in queries.queries(matching: filter) where seen.insert(query.key).inserted {
-                if postponeInvalidation(of: query.key, for: mutation) { continue }
-                queries.invalidate(query, refetchType: .active)
-                invalidated.insert(query.key)
-            }
-        }
-        return invalidated
-    }
-
-    /// Runs the postponed invalidations that the settlement made due, once each, except for keys
-    /// the settling mutation has just invalidated itself.
-    private func runDueInvalidations(except done: Set<QueryKey>) {
+    /// Runs the postponed invalidations that a failed settlement made due, once each (a success
+    /// runs them through its `MutationInvalidationSweep`).
+    private func runDueInvalidations() {
         let due = dueInvalidations ?? []
         dueInvalidations = nil
-        var seen = done
+        var seen: Set<QueryKey> = []
         for key in due where seen.insert(key).inserted {
             if let query = queries.query(key) { queries.invalidate(query, refetchType: .active) }
         }

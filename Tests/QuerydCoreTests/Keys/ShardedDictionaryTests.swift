@@ -48,6 +48,7 @@ import Testing
             } else {
                 #expect(sharded.remove(member) == plain.remove(member))
             }
+            #expect(sharded.contains(member) == plain.contains(member))
             #expect(sharded.count == plain.count)
             #expect(sharded.isEmpty == plain.isEmpty)
         }

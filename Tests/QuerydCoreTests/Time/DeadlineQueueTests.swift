@@ -90,6 +90,21 @@ func drain(_ queue: inout DeadlineQueue<String>, now: Int64) -> [String] {
         #expect(drain(&queue, now: 3) == ["c"])
     }
 
+    @Test func storageGrowsInPieces() {
+        // 200,000 fetch attempts started together schedule 200,000 timeouts: no block of the
+        // queue's storage may be made for all of them (its growth would copy or rehash them all).
+        var queue = DeadlineQueue<String>()
+        var tokens: [DeadlineToken] = []
+        for i in 0..<50_000 { tokens.append(queue.schedule(at: Int64(i % 97), "e\(i)")) }
+        #expect(queue.largestBlock < 8_192)
+        for token in tokens.prefix(40_000) { queue.cancel(token) }
+        #expect(queue.largestBlock < 8_192)
+        #expect(queue.count == 10_000)
+        let expected = (40_000..<50_000).sorted { ($0 % 97, $0) < ($1 % 97, $1) }.map { "e\($0)" }
+        #expect(drain(&queue, now: 96) == expected)
+        #expect(queue.count == 0)
+    }
+
     @Test func rebuildsInBoundedStepsWhenMoreThanHalfAreCancelled() {
         var queue = DeadlineQueue<String>()
         var tokens: [DeadlineToken] = []
