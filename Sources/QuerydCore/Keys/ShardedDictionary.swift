@@ -68,9 +68,6 @@ public struct ShardedDictionary<Key: Hashable, Value>: Sequence {
     /// The entry count of each shard (for tests of the split).
     var shardCounts: [Int] { shards.map(\.count) }
 
-    /// The most entries any one shard has room for (for tests of the growth in pieces).
-    var largestShard: Int { shards.map(\.capacity).max() ?? 0 }
-
     /// Iterates every entry, shard by shard.
     @inlinable
     public func makeIterator() -> FlattenSequence<[[Key: Value]]>.Iterator {
@@ -115,9 +112,6 @@ public struct ShardedSet<Element: Hashable>: Sequence {
     public mutating func remove(_ member: Element) -> Element? {
         members.removeValue(forKey: member).map { member }
     }
-
-    /// The most members any one shard has room for (for tests of the growth in pieces).
-    var largestShard: Int { members.largestShard }
 
     /// Iterates every member.
     @inlinable

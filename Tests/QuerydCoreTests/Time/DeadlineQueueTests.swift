@@ -90,6 +90,33 @@ func drain(_ queue: inout DeadlineQueue<String>, now: Int64) -> [String] {
         #expect(drain(&queue, now: 3) == ["c"])
     }
 
+    @Test func cancellingReleasesThePayloadAtOnce() {
+        // The entry stays in the heap (it is not the top), but nothing keeps its payload: a closed
+        // connection's cancelled stale timers must not hold their subscriptions until the heap
+        // is rebuilt, and moving entries during a rebuild must not retain or release payloads.
+        final class Marker {}
+        var queue = DeadlineQueue<Marker>()
+        _ = queue.schedule(at: 1, Marker())
+        weak var released: Marker?
+        let token: DeadlineToken = {
+            let marker = Marker()
+            released = marker
+            return queue.schedule(at: 2, marker)
+        }()
+        #expect(released != nil)
+        queue.cancel(token)
+        #expect(released == nil)
+        #expect(queue.storedCount == 2)
+        #expect(queue.count == 1)
+        // The freed slot is reused, and the cancelled entry still never comes out.
+        let reused = Marker()
+        _ = queue.schedule(at: 3, reused)
+        #expect(queue.popDue(now: 10) != nil)
+        #expect(queue.popDue(now: 10) === reused)
+        #expect(queue.popDue(now: 10) == nil)
+        #expect(queue.count == 0)
+    }
+
     @Test func storageGrowsInPieces() {
         // 200,000 fetch attempts started together schedule 200,000 timeouts: no block of the
         // queue's storage may be made for all of them (its growth would copy or rehash them all).
