@@ -242,9 +242,8 @@ final class CollectSweep: Sweep {
 }
 
 /// The subscriptions of a closed connection, sorted by id in steps, then ended in slices. The
-/// ended ones are kept until the end and then let go in slices: otherwise the last reference to
-/// each would be its cancelled stale timer, and the timer queue's next compaction would free tens
-/// of thousands of them in one step.
+/// ended ones are kept until the end and then let go in slices of their own, so freeing them is
+/// not added to the slices that end them.
 final class UnsubscribeSweep: Sweep {
     private let connection: ConnectionID
     private var sorter: IncrementalSort<SubscriptionID>?
