@@ -184,6 +184,34 @@ extension QueryIndex where Element == KeyedElement {
         #expect(try index.ids(#"["users"]"#) == [])
     }
 
+    /// The one pair of JSON-equal scalars whose canonical bytes differ: an integral double beyond
+    /// Int64 (`1e20`, printed "1e+20") and the big-integer literal of the same number. The exact table
+    /// keeps them apart, but a filter with either form reaches the trie child of the other.
+    @Test func bigIntegersAndEqualDoublesInsideTheKeyMatchEitherForm() throws {
+        var index = QueryIndex<KeyedElement>()
+        let keys = [
+            #"["n",1e20,"a"]"#, #"["n",100000000000000000000,"b"]"#, #"["d",1e20,"a"]"#,
+            #"["i",100000000000000000000,"a"]"#, #"["i",100000000000000000001,"a"]"#, #"["d",1e21,"a"]"#,
+        ]
+        for (id, text) in keys.enumerated() { index.insert(try element(text, id)) }
+        #expect(index.shape.nodes == 8)
+        #expect(try index.ids(#"["n",1e20]"#) == [0, 1])
+        #expect(try index.ids(#"["n",100000000000000000000]"#) == [0, 1])
+        #expect(try index.ids(#"["n",100000000000000000000,"a"]"#) == [0])
+        #expect(try index.ids(#"["d",100000000000000000000]"#) == [2])
+        #expect(try index.ids(#"["i",1e20]"#) == [3])
+        #expect(try index.ids(#"["i",1e20,"a"]"#) == [3])
+        #expect(try index.ids(#"["d",1000000000000000000000]"#) == [5])
+        var cursor = QueryIndexCursor<KeyedElement>(prefix: try jsonArray(#"["i",1e20]"#))
+        var visited: [Int] = []
+        while !cursor.isDone { _ = cursor.step(in: index, budget: 4) { visited.append($0.takeUnretainedValue().id) } }
+        #expect(visited == [3])
+        index.remove(index[try QueryKey(json(#"["n",1e20,"a"]"#))]!)
+        #expect(try index.ids(#"["n",100000000000000000000]"#) == [1])
+        index.remove(index[try QueryKey(json(#"["n",100000000000000000000,"b"]"#))]!)
+        #expect(index.shape.nodes == 6)
+    }
+
     @Test func structuredElementsInsideThePrefixMatchEveryFittingBranch() throws {
         var index = QueryIndex<KeyedElement>()
         let keys = [
