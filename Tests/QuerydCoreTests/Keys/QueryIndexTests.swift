@@ -184,9 +184,9 @@ extension QueryIndex where Element == KeyedElement {
         #expect(try index.ids(#"["users"]"#) == [])
     }
 
-    /// The one pair of JSON-equal scalars whose canonical bytes differ: an integral double beyond
-    /// Int64 (`1e20`, printed "1e+20") and the big-integer literal of the same number. The exact table
-    /// keeps them apart, but a filter with either form reaches the trie child of the other.
+    /// An integral double beyond Int64 (`1e20`, which prints "1e+20") and the big-integer literal of
+    /// the same number are JSON-equal: a filter with either form reaches the trie child (found by
+    /// canonical bytes) made by the other, and a near big integer stays apart.
     @Test func bigIntegersAndEqualDoublesInsideTheKeyMatchEitherForm() throws {
         var index = QueryIndex<KeyedElement>()
         let keys = [
