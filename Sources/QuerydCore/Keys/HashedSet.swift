@@ -111,6 +111,9 @@ struct HashedSet<Membership: SetMembership>: SlotMigrating {
 
     /// Adds `element`.
     /// - Precondition: no member has `element`'s key (checked in debug builds).
+    // Inlined so that its specialisations, which differ little, are not merged into one function
+    // that every insertion reaches through an extra call.
+    @inline(__always)
     mutating func insertNew(_ element: Element) {
         assert(
             Membership.withKey(of: element) { member($0) } == nil, "HashedSet.insertNew: the key is already there")

@@ -17,8 +17,9 @@ final class QueryIndexNode<Element: QueryIndexElement> {
     let path: [UInt8]
     /// Where the last element of this node's prefix starts in `path` (it ends before the comma).
     let stepStart: Int
-    /// The last element of this node's prefix (null at the root, which has none).
-    let step: JSONValue
+    /// The last element of this node's prefix when it is an array or object (found by value);
+    /// a scalar one is decoded from `path` when asked for (`step`).
+    private let structuredStep: JSONValue?
     /// The hash this node is found under among its parent's children (0 at the root).
     let stepHash: UInt64
     // Each change of one of the four sets is a single call on it that reaches no node, and walks
@@ -35,14 +36,21 @@ final class QueryIndexNode<Element: QueryIndexElement> {
 
     /// The root: the empty prefix.
     convenience init() {
-        self.init(path: [UInt8(ascii: "[")], stepStart: 1, step: .null, stepHash: 0)
+        self.init(path: [UInt8(ascii: "[")], stepStart: 1, structuredStep: Optional.none, stepHash: 0)
     }
 
-    private init(path: [UInt8], stepStart: Int, step: JSONValue, stepHash: UInt64) {
+    private init(path: [UInt8], stepStart: Int, structuredStep: JSONValue?, stepHash: UInt64) {
         self.path = path
         self.stepStart = stepStart
-        self.step = step
+        self.structuredStep = structuredStep
         self.stepHash = stepHash
+    }
+
+    /// The last element of this node's prefix (null at the root, which has none).
+    var step: JSONValue {
+        if let structuredStep { return structuredStep }
+        guard stepStart < path.count else { return .null }
+        return withStepBytes { Self.parse($0) }
     }
 
     /// Calls `body` with the canonical bytes of `step` (empty at the root).
@@ -67,28 +75,31 @@ final class QueryIndexNode<Element: QueryIndexElement> {
     }
 
     /// The child reached by the key element whose canonical bytes are `bytes`, created if needed.
-    /// Only a new child's element is parsed, and only a structured one is hashed by value.
+    /// Only a structured element is parsed and hashed by value.
     func descend(canonicalBytes bytes: UnsafeRawBufferPointer) -> QueryIndexNode {
         if QueryKey.isStructured(first: bytes[0]) {
             let element = Self.parse(bytes)
             if let existing = structuredChildren.member(element) { return existing }
-            let node = makeChild(bytes, step: element, hash: StructuredChildMembership<Element>.hash(element))
+            let node = makeChild(bytes, structuredStep: element, hash: StructuredChildMembership<Element>.hash(element))
             structuredChildren.insertNew(node)
             return node
         }
         let key = ScalarStep(bytes)
         if let existing = scalarChildren.member(key) { return existing }
-        let node = makeChild(bytes, step: Self.parse(bytes), hash: key.hash)
+        let node = makeChild(bytes, structuredStep: Optional.none, hash: key.hash)
         scalarChildren.insertNew(node)
         return node
     }
 
     /// A new child reached by the element with canonical bytes `bytes`.
-    private func makeChild(_ bytes: UnsafeRawBufferPointer, step: JSONValue, hash: UInt64) -> QueryIndexNode {
-        var path = self.path
-        path.append(contentsOf: bytes)
-        path.append(UInt8(ascii: ","))
-        return QueryIndexNode(path: path, stepStart: self.path.count, step: step, stepHash: hash)
+    private func makeChild(_ bytes: UnsafeRawBufferPointer, structuredStep: JSONValue?, hash: UInt64) -> QueryIndexNode
+    {
+        var childPath = path
+        // One allocation of the exact size (the array is shared until here), then two copies.
+        childPath.reserveCapacity(path.count + bytes.count + 1)
+        bytes.withMemoryRebound(to: UInt8.self) { childPath.append(contentsOf: $0) }
+        childPath.append(UInt8(ascii: ","))
+        return QueryIndexNode(path: childPath, stepStart: path.count, structuredStep: structuredStep, stepHash: hash)
     }
 
     private static func parse(_ bytes: UnsafeRawBufferPointer) -> JSONValue {
@@ -201,7 +212,7 @@ final class QueryIndexNode<Element: QueryIndexElement> {
 
     /// A copy of this subtree that shares no node with it (elements are shared).
     func deepCopy() -> QueryIndexNode {
-        let copy = QueryIndexNode(path: path, stepStart: stepStart, step: step, stepHash: stepHash)
+        let copy = QueryIndexNode(path: path, stepStart: stepStart, structuredStep: structuredStep, stepHash: stepHash)
         copy.scalarLeaves = scalarLeaves
         copy.structuredLeaves = structuredLeaves
         scalarChildren.forEach { copy.scalarChildren.insertNew($0.deepCopy()) }
