@@ -212,6 +212,25 @@ extension QueryIndex where Element == KeyedElement {
         #expect(index.shape.nodes == 6)
     }
 
+    /// Trie children are found by their element's canonical bytes: a filter element spelled
+    /// otherwise (`1.0`, `1e0`, a decomposed "é") reaches the same child, and the cursor does too.
+    @Test func scalarsInsideTheKeyMatchEverySpellingOfTheirValue() throws {
+        var index = QueryIndex<KeyedElement>()
+        let keys = [#"["t",1,"x"]"#, #"["t","\u00e9","x"]"#, #"["t",2,"x"]"#, #"["t",-0.5,"x"]"#]
+        for (id, text) in keys.enumerated() { index.insert(try element(text, id)) }
+        #expect(try index.ids(#"["t",1.0]"#) == [0])
+        #expect(try index.ids(#"["t",1e0,"x"]"#) == [0])
+        #expect(try index.ids(#"["t","e\u0301"]"#) == [1])
+        #expect(try index.ids(#"["t",-5e-1]"#) == [3])
+        var cursor = QueryIndexCursor<KeyedElement>(prefix: try jsonArray(#"["t","e\u0301"]"#))
+        var visited: [Int] = []
+        while !cursor.isDone { _ = cursor.step(in: index, budget: 4) { visited.append($0.takeUnretainedValue().id) } }
+        #expect(visited == [1])
+        index.remove(index[try QueryKey(json(#"["t",1,"x"]"#))]!)
+        #expect(try index.ids(#"["t",1.0]"#) == [])
+        #expect(index.shape.nodes == 4)
+    }
+
     @Test func structuredElementsInsideThePrefixMatchEveryFittingBranch() throws {
         var index = QueryIndex<KeyedElement>()
         let keys = [
