@@ -17,12 +17,15 @@
 protocol SetMembership {
     associatedtype Element: AnyObject
     associatedtype Key
-    /// The key `element` is found under (it must not change while the element is stored).
-    static func key(of element: Element) -> Key
+    /// The hash of `element`'s key (which must not change while the element is stored): what
+    /// `hash(_:)` gives for it, perhaps kept by the element.
+    static func hash(of element: Element) -> UInt64
     /// The hash of `key`; equal keys hash alike.
     static func hash(_ key: Key) -> UInt64
     /// Whether `element`'s key equals `key`.
     static func matches(_ element: Element, _ key: Key) -> Bool
+    /// Calls `body` with the key `element` is found under.
+    static func withKey<R>(of element: Element, _ body: (Key) -> R) -> R
 }
 
 /// An unordered set of objects with distinct keys (`Membership`).
@@ -66,7 +69,7 @@ struct HashedSet<Membership: SetMembership>: SlotMigrating {
 
     @inline(__always)
     static func hash(_ element: Unmanaged<Element>) -> UInt64 {
-        element._withUnsafeGuaranteedRef { Membership.hash(Membership.key(of: $0)) }
+        element._withUnsafeGuaranteedRef { Membership.hash(of: $0) }
     }
 
     /// The first slot of the probe run of a key hashing to `hash`, in a buffer whose ring starts at
@@ -108,8 +111,12 @@ struct HashedSet<Membership: SetMembership>: SlotMigrating {
 
     /// Adds `element`.
     /// - Precondition: no member has `element`'s key (checked in debug builds).
+    // Inlined so that its specialisations, which differ little, are not merged into one function
+    // that every insertion reaches through an extra call.
+    @inline(__always)
     mutating func insertNew(_ element: Element) {
-        assert(member(Membership.key(of: element)) == nil, "HashedSet.insertNew: the key is already there")
+        assert(
+            Membership.withKey(of: element) { member($0) } == nil, "HashedSet.insertNew: the key is already there")
         makeUnique()
         buffer?.migrationStep(by: Self.self)
         if (buffer?.count ?? 0) + 1 > OpenAddressing.maximumLoad(capacity) {

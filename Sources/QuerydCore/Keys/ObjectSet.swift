@@ -3,10 +3,14 @@
 
 /// Finds objects by identity (`===`).
 enum IdentityMembership<Element: AnyObject>: SetMembership {
-    static func key(of element: Element) -> ObjectIdentifier { ObjectIdentifier(element) }
+    static func hash(of element: Element) -> UInt64 { hash(ObjectIdentifier(element)) }
 
     static func hash(_ key: ObjectIdentifier) -> UInt64 {
         UInt64(UInt(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    static func withKey<R>(of element: Element, _ body: (ObjectIdentifier) -> R) -> R {
+        body(ObjectIdentifier(element))
     }
 
     static func matches(_ element: Element, _ key: ObjectIdentifier) -> Bool {

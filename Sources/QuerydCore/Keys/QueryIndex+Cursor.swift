@@ -135,13 +135,16 @@ public struct QueryIndexCursor<Element: QueryIndexElement> {
                     }
                 }
             case .scalarChildren, .structuredChildren:
-                let children = stage == .scalarChildren ? node.scalarChildren : node.structuredChildren
                 var steps: [JSONValue] = []
-                window = children.visitWindow(from: lower, slots: slots) { child in
+                let collect = { (child: Unmanaged<QueryIndexNode<Element>>) in
                     let step = child.takeUnretainedValue().step
                     if let filter, !KeyMatching.partialMatch(step, filter: filter) { return }
                     steps.append(step)
                 }
+                window =
+                    stage == .scalarChildren
+                    ? node.scalarChildren.visitWindow(from: lower, slots: slots, collect)
+                    : node.structuredChildren.visitWindow(from: lower, slots: slots, collect)
                 frames[top].pending = steps
             }
             frames[top].lower = window.upper

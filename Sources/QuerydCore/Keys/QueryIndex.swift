@@ -18,7 +18,7 @@ public import QuerydJSON
 /// copy); the elements themselves are shared references.
 public struct QueryIndex<Element: QueryIndexElement> {
     private var table = QueryTable<Element>()
-    private var root = QueryIndexNode<Element>(path: [UInt8(ascii: "[")], step: .null)
+    private var root = QueryIndexNode<Element>()
     /// The inner nodes (below the root, outermost first) on the path of the last insertion, so that
     /// a key inserted after another under a common prefix resumes below it instead of descending
     /// from the root. Every node here is in the trie: a node leaves it only when a removal prunes
@@ -76,8 +76,8 @@ public struct QueryIndex<Element: QueryIndexElement> {
             }
             var node = lastPath.last ?? root
             var start = node.path.count
-            // The key's elements are found in its canonical bytes; only those that lead to inner
-            // nodes are parsed (the children are found by value), the last one only looked at.
+            // The key's elements are found in its canonical bytes, the children by those bytes;
+            // the last element is only looked at.
             while true {
                 let end = QueryKey.elementEnd(in: bytes, from: start)
                 let step = UnsafeRawBufferPointer(rebasing: bytes[start..<end])

@@ -9,29 +9,19 @@
 
 import QuerydJSON
 
-/// Finds a trie node's children by the key element that leads to each (JSON equality: `1 == 1.0`).
-enum ChildMembership<Element: QueryIndexElement>: SetMembership {
-    static func key(of node: QueryIndexNode<Element>) -> JSONValue { node.step }
-
-    static func hash(_ key: JSONValue) -> UInt64 {
-        var hasher = Hasher()
-        hasher.combine(key)
-        return UInt64(UInt(bitPattern: hasher.finalize()))
-    }
-
-    static func matches(_ node: QueryIndexNode<Element>, _ key: JSONValue) -> Bool { node.step == key }
-}
-
 /// A trie node; a reference type so paths can be walked and edited in place (`QueryIndex` copies
 /// the trie before mutating a shared one).
 final class QueryIndexNode<Element: QueryIndexElement> {
-    typealias Children = HashedSet<ChildMembership<Element>>
-
     /// The canonical bytes of this node's prefix as an open array ready for one more element:
     /// `[` at the root, `["m",` below it.
     let path: [UInt8]
-    /// The last element of this node's prefix (null at the root, which has none).
-    let step: JSONValue
+    /// Where the last element of this node's prefix starts in `path` (it ends before the comma).
+    let stepStart: Int
+    /// The last element of this node's prefix when it is an array or object (found by value);
+    /// a scalar one is decoded from `path` when asked for (`step`).
+    private let structuredStep: JSONValue?
+    /// The hash this node is found under among its parent's children (0 at the root).
+    let stepHash: UInt64
     // Each change of one of the four sets is a single call on it that reaches no node, and walks
     // over the sets change nothing, so no two accesses overlap: they are not checked for
     // exclusivity (the check cost more than inserting a leaf).
@@ -40,13 +30,32 @@ final class QueryIndexNode<Element: QueryIndexElement> {
     /// Elements whose key is this prefix plus one array or object.
     @exclusivity(unchecked) var structuredLeaves = ObjectSet<Element>()
     /// Longer prefixes continuing with a scalar.
-    @exclusivity(unchecked) var scalarChildren = Children()
+    @exclusivity(unchecked) var scalarChildren = HashedSet<ScalarChildMembership<Element>>()
     /// Longer prefixes continuing with an array or an object.
-    @exclusivity(unchecked) var structuredChildren = Children()
+    @exclusivity(unchecked) var structuredChildren = HashedSet<StructuredChildMembership<Element>>()
 
-    init(path: [UInt8], step: JSONValue) {
+    /// The root: the empty prefix.
+    convenience init() {
+        self.init(path: [UInt8(ascii: "[")], stepStart: 1, structuredStep: Optional.none, stepHash: 0)
+    }
+
+    private init(path: [UInt8], stepStart: Int, structuredStep: JSONValue?, stepHash: UInt64) {
         self.path = path
-        self.step = step
+        self.stepStart = stepStart
+        self.structuredStep = structuredStep
+        self.stepHash = stepHash
+    }
+
+    /// The last element of this node's prefix (null at the root, which has none).
+    var step: JSONValue {
+        if let structuredStep { return structuredStep }
+        guard stepStart < path.count else { return .null }
+        return withStepBytes { Self.parse($0) }
+    }
+
+    /// Calls `body` with the canonical bytes of `step` (empty at the root).
+    func withStepBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        path.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[stepStart..<max(stepStart, path.count - 1)])) }
     }
 
     /// Whether the node holds no element and no child, so its parent can drop it.
@@ -56,36 +65,57 @@ final class QueryIndexNode<Element: QueryIndexElement> {
 
     /// Appends the canonical bytes of one key element.
     static func appendCanonical(_ element: JSONValue, to bytes: inout [UInt8]) {
-        QueryKey(elements: [element]).withCanonicalBytes { array in
-            bytes.append(contentsOf: array[1..<(array.count - 1)])
-        }
+        withCanonicalBytes(element) { bytes.append(contentsOf: $0) }
     }
 
     /// The child reached by `element`, if any.
     func child(_ element: JSONValue) -> QueryIndexNode? {
-        isStructured(element) ? structuredChildren.member(element) : scalarChildren.member(element)
+        if isStructured(element) { return structuredChildren.member(element) }
+        return Self.withCanonicalBytes(element) { scalarChildren.member(ScalarStep($0)) }
     }
 
     /// The child reached by the key element whose canonical bytes are `bytes`, created if needed.
+    /// Only a structured element is parsed and hashed by value.
     func descend(canonicalBytes bytes: UnsafeRawBufferPointer) -> QueryIndexNode {
-        let element: JSONValue
+        if QueryKey.isStructured(first: bytes[0]) {
+            let element = Self.parse(bytes)
+            if let existing = structuredChildren.member(element) { return existing }
+            let node = makeChild(bytes, structuredStep: element, hash: StructuredChildMembership<Element>.hash(element))
+            structuredChildren.insertNew(node)
+            return node
+        }
+        let key = ScalarStep(bytes)
+        if let existing = scalarChildren.member(key) { return existing }
+        let node = makeChild(bytes, structuredStep: Optional.none, hash: key.hash)
+        scalarChildren.insertNew(node)
+        return node
+    }
+
+    /// A new child reached by the element with canonical bytes `bytes`.
+    private func makeChild(_ bytes: UnsafeRawBufferPointer, structuredStep: JSONValue?, hash: UInt64) -> QueryIndexNode
+    {
+        var childPath = path
+        // One allocation of the exact size (the array is shared until here), then two copies.
+        childPath.reserveCapacity(path.count + bytes.count + 1)
+        bytes.withMemoryRebound(to: UInt8.self) { childPath.append(contentsOf: $0) }
+        childPath.append(UInt8(ascii: ","))
+        return QueryIndexNode(path: childPath, stepStart: path.count, structuredStep: structuredStep, stepHash: hash)
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer) -> JSONValue {
         do {
             // The bytes are one element of a stored key's own canonical encoding, so they parse.
-            element = try JSONParser.parse(bytes, maxDepth: .max)
+            return try JSONParser.parse(bytes, maxDepth: .max)
         } catch {
             preconditionFailure("a query key element's canonical bytes do not parse: \(error)")
         }
-        if let existing = child(element) { return existing }
-        var path = self.path
-        path.append(contentsOf: bytes)
-        path.append(UInt8(ascii: ","))
-        let node = QueryIndexNode(path: path, step: element)
-        if isStructured(element) {
-            structuredChildren.insertNew(node)
-        } else {
-            scalarChildren.insertNew(node)
+    }
+
+    /// Calls `body` with the canonical bytes of one key element.
+    private static func withCanonicalBytes<R>(_ element: JSONValue, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        QueryKey(elements: [element]).withCanonicalBytes {
+            body(UnsafeRawBufferPointer(rebasing: $0[1..<($0.count - 1)]))
         }
-        return node
     }
 
     /// Drops the child reached by `element`.
@@ -93,7 +123,7 @@ final class QueryIndexNode<Element: QueryIndexElement> {
         if isStructured(element) {
             structuredChildren.remove(element)
         } else {
-            scalarChildren.remove(element)
+            Self.withCanonicalBytes(element) { _ = scalarChildren.remove(ScalarStep($0)) }
         }
     }
 
@@ -182,7 +212,7 @@ final class QueryIndexNode<Element: QueryIndexElement> {
 
     /// A copy of this subtree that shares no node with it (elements are shared).
     func deepCopy() -> QueryIndexNode {
-        let copy = QueryIndexNode(path: path, step: step)
+        let copy = QueryIndexNode(path: path, stepStart: stepStart, structuredStep: structuredStep, stepHash: stepHash)
         copy.scalarLeaves = scalarLeaves
         copy.structuredLeaves = structuredLeaves
         scalarChildren.forEach { copy.scalarChildren.insertNew($0.deepCopy()) }

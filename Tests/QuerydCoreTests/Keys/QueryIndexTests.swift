@@ -184,6 +184,53 @@ extension QueryIndex where Element == KeyedElement {
         #expect(try index.ids(#"["users"]"#) == [])
     }
 
+    /// An integral double beyond Int64 (`1e20`, which prints "1e+20") and the big-integer literal of
+    /// the same number are JSON-equal: a filter with either form reaches the trie child (found by
+    /// canonical bytes) made by the other, and a near big integer stays apart.
+    @Test func bigIntegersAndEqualDoublesInsideTheKeyMatchEitherForm() throws {
+        var index = QueryIndex<KeyedElement>()
+        let keys = [
+            #"["n",1e20,"a"]"#, #"["n",100000000000000000000,"b"]"#, #"["d",1e20,"a"]"#,
+            #"["i",100000000000000000000,"a"]"#, #"["i",100000000000000000001,"a"]"#, #"["d",1e21,"a"]"#,
+        ]
+        for (id, text) in keys.enumerated() { index.insert(try element(text, id)) }
+        #expect(index.shape.nodes == 8)
+        #expect(try index.ids(#"["n",1e20]"#) == [0, 1])
+        #expect(try index.ids(#"["n",100000000000000000000]"#) == [0, 1])
+        #expect(try index.ids(#"["n",100000000000000000000,"a"]"#) == [0])
+        #expect(try index.ids(#"["d",100000000000000000000]"#) == [2])
+        #expect(try index.ids(#"["i",1e20]"#) == [3])
+        #expect(try index.ids(#"["i",1e20,"a"]"#) == [3])
+        #expect(try index.ids(#"["d",1000000000000000000000]"#) == [5])
+        var cursor = QueryIndexCursor<KeyedElement>(prefix: try jsonArray(#"["i",1e20]"#))
+        var visited: [Int] = []
+        while !cursor.isDone { _ = cursor.step(in: index, budget: 4) { visited.append($0.takeUnretainedValue().id) } }
+        #expect(visited == [3])
+        index.remove(index[try QueryKey(json(#"["n",1e20,"a"]"#))]!)
+        #expect(try index.ids(#"["n",100000000000000000000]"#) == [1])
+        index.remove(index[try QueryKey(json(#"["n",100000000000000000000,"b"]"#))]!)
+        #expect(index.shape.nodes == 6)
+    }
+
+    /// Trie children are found by their element's canonical bytes: a filter element spelled
+    /// otherwise (`1.0`, `1e0`, a decomposed "é") reaches the same child, and the cursor does too.
+    @Test func scalarsInsideTheKeyMatchEverySpellingOfTheirValue() throws {
+        var index = QueryIndex<KeyedElement>()
+        let keys = [#"["t",1,"x"]"#, #"["t","\u00e9","x"]"#, #"["t",2,"x"]"#, #"["t",-0.5,"x"]"#]
+        for (id, text) in keys.enumerated() { index.insert(try element(text, id)) }
+        #expect(try index.ids(#"["t",1.0]"#) == [0])
+        #expect(try index.ids(#"["t",1e0,"x"]"#) == [0])
+        #expect(try index.ids(#"["t","e\u0301"]"#) == [1])
+        #expect(try index.ids(#"["t",-5e-1]"#) == [3])
+        var cursor = QueryIndexCursor<KeyedElement>(prefix: try jsonArray(#"["t","e\u0301"]"#))
+        var visited: [Int] = []
+        while !cursor.isDone { _ = cursor.step(in: index, budget: 4) { visited.append($0.takeUnretainedValue().id) } }
+        #expect(visited == [1])
+        index.remove(index[try QueryKey(json(#"["t",1,"x"]"#))]!)
+        #expect(try index.ids(#"["t",1.0]"#) == [])
+        #expect(index.shape.nodes == 4)
+    }
+
     @Test func structuredElementsInsideThePrefixMatchEveryFittingBranch() throws {
         var index = QueryIndex<KeyedElement>()
         let keys = [
