@@ -22,9 +22,9 @@ GATE_TOLERANCE=${GATE_TOLERANCE:-2}
 GET_SECONDS=${GET_SECONDS:-3}
 
 # Baselines: the counts of the build that last changed them (BENCHMARKS.md, "the speed gate").
-BASE_GET_50x16=1199
-BASE_GET_1x16=1378
-BASE_PUSH=662
+BASE_GET_50x16=1171
+BASE_GET_1x16=1353
+BASE_PUSH=660
 
 bench_init
 command -v valgrind >/dev/null || fail "valgrind is not installed"
