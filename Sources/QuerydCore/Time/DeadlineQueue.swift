@@ -117,6 +117,7 @@ public struct DeadlineQueue<Payload> {
         }
         continueRebuild()
         dropCancelledTops()
+        releaseSlotsWhenEmpty()
     }
 
     /// Removes and returns the earliest live entry whose deadline is at or before `now`.
@@ -130,7 +131,19 @@ public struct DeadlineQueue<Payload> {
         let payload = release(top.slot)
         continueRebuild()
         dropCancelledTops()
+        releaseSlotsWhenEmpty()
         return payload
+    }
+
+    /// Lets the storage go (the slots and the heap's spare chunk) once nothing is scheduled or
+    /// stored, so a burst of timers (a connection's 100,000 stale timers) leaves no slots behind;
+    /// small queues keep theirs.
+    private mutating func releaseSlotsWhenEmpty() {
+        guard count == 0, heap.isEmpty, draining.isEmpty, owners.count > ChunkedArray<Int>.chunkSize else { return }
+        heap = ChunkedArray()
+        owners = ChunkedArray()
+        payloads = ChunkedArray()
+        freeSlots = ChunkedArray()
     }
 
     /// Frees `slot` (of a live entry) and returns its payload.

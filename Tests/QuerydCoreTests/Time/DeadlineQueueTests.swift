@@ -117,6 +117,18 @@ func drain(_ queue: inout DeadlineQueue<String>, now: Int64) -> [String] {
         #expect(queue.count == 0)
     }
 
+    @Test func aBurstOfTimersLeavesNoStorageOnceAllAreGone() {
+        var queue = DeadlineQueue<String>()
+        var tokens: [DeadlineToken] = []
+        for i in 0..<10_000 { tokens.append(queue.schedule(at: Int64(i), "e\(i)")) }
+        for token in tokens.prefix(5_000) { queue.cancel(token) }
+        #expect(drain(&queue, now: 10_000).count == 5_000)
+        #expect(queue.count == 0)
+        #expect(queue.largestBlock == 0)
+        _ = queue.schedule(at: 1, "again")
+        #expect(drain(&queue, now: 1) == ["again"])
+    }
+
     @Test func storageGrowsInPieces() {
         // 200,000 fetch attempts started together schedule 200,000 timeouts: no block of the
         // queue's storage may be made for all of them (its growth would copy or rehash them all).
